@@ -1,0 +1,57 @@
+/**
+ * The `scope` macro: every application-API route names the scope it needs;
+ * the macro authenticates, checks the scope, counts the rate limit and hands
+ * the route an `auth` whose workspace is the only one it may touch.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../deps.ts";
+import { Errors } from "../errors.ts";
+import { consume } from "./rate-limit.ts";
+import { Scopes, type Scope } from "./scopes.ts";
+import type { Auth } from "./token-verifier.ts";
+
+/** RFC 9745 `Deprecation` date of the legacy workspace key (2026-01-01). */
+const LEGACY_DEPRECATION = "@1767225600";
+
+export function credentialOf(headers: Headers): string | undefined {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    // The scheme is case-insensitive; the token is everything after one space, so stray whitespace fails the hash.
+    const match = /^bearer (.*)$/is.exec(authorization);
+    return match ? match[1] : authorization;
+  }
+  return headers.get("x-api-key") ?? undefined;
+}
+
+type SetHeaders = { headers: Record<string, string | number> };
+
+export async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: Scope, host: "api" | "events"): Promise<Auth> {
+  const auth = await deps.tokens.verify(credentialOf(request.headers), host);
+  if (auth.legacy) {
+    if (host === "events") throw Errors.eventsForbiddenLegacy();
+    set.headers["Deprecation"] = LEGACY_DEPRECATION;
+  } else if (!auth.scopes.includes(scope)) {
+    throw Errors.insufficientScope(scope);
+  }
+  const kind = Scopes[scope].kind;
+  const limits = deps.config.limits;
+  const rule = kind === "read" ? { name: "reads", limit: limits.readsPerMinute, windowMs: 60_000 } : { name: "writes", limit: limits.writesPerMinute, windowMs: 60_000 };
+  try {
+    const { headers } = await consume(deps.rateLimits, auth.rateKey, rule, deps.clock.now());
+    Object.assign(set.headers, headers);
+  } catch (error) {
+    if (auth.legacy) (error as { headers: Record<string, string> }).headers["Deprecation"] = LEGACY_DEPRECATION;
+    throw error;
+  }
+  return auth;
+}
+
+export function authPlugin(deps: Deps) {
+  return new Elysia().macro({
+    scope: (scope: Scope) => ({
+      async resolve({ request, set }) {
+        return { auth: await authorize(deps, request, set, scope, "api") };
+      },
+    }),
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Renders every failure in one of SPEC.md's body shapes: ApiError as thrown,
+ * Elysia's validation errors as 422 `{message, errors}` (400 INVALID_PAYLOAD on
+ * the events host), anything unexpected as an opaque 500 with a request id.
+ */
+import { Elysia } from "elysia";
+import type { Log } from "../log.ts";
+import { ApiError, Errors, validation } from "../errors.ts";
+
+interface ValueErrorLike {
+  path: string;
+  message: string;
+  summary?: string;
+  schema?: { error?: string };
+}
+
+function fieldOf(path: string): string {
+  const field = path.replace(/^\//, "").replace(/\//g, ".");
+  return field === "" ? "body" : field;
+}
+
+export function validationFromElysia(all: ValueErrorLike[]): ApiError {
+  const errors: Record<string, string[]> = {};
+  for (const item of all) {
+    const field = fieldOf(item.path);
+    const text = item.schema?.error ?? `The ${field} field ${describe(item)}.`;
+    (errors[field] ??= []).includes(text) || errors[field].push(text);
+  }
+  return validation(Object.keys(errors).length ? errors : { body: ["The request body is invalid."] });
+}
+
+function describe(item: ValueErrorLike): string {
+  if (/required property/i.test(item.message) || /missing/i.test(item.summary ?? "")) return "is required";
+  return item.message.replace(/^Expected union value$/, "has an invalid value").replace(/^Expected /, "must be ");
+}
+
+function isEventsHost(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/v1/");
+}
+
+function render(error: ApiError, set: { status?: number | string; headers: Record<string, string | number> }) {
+  set.status = error.status;
+  Object.assign(set.headers, error.headers);
+  return error.body;
+}
+
+export function errorsPlugin(log: Log) {
+  return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    if (error instanceof ApiError) return render(error, set);
+    if (code === "VALIDATION") {
+      const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
+      if (isEventsHost(request)) {
+        const first = all[0];
+        return render(Errors.eventsInvalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload."), set);
+      }
+      return render(validationFromElysia(all), set);
+    }
+    if (code === "PARSE") {
+      const bad = isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
+      return render(bad, set);
+    }
+    if (code === "NOT_FOUND") return render(Errors.routeNotFound(), set);
+    const requestId = crypto.randomUUID();
+    log.error("unhandled error", { request_id: requestId, path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    set.status = 500;
+    return { error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId } };
+  });
+}

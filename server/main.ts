@@ -1,0 +1,36 @@
+/** Boot only: loadConfig(process.env) → createDeps → createApp(deps).listen. */
+import { loadConfig } from "./config.ts";
+import { createDeps } from "./deps.ts";
+import { createApp } from "./app.ts";
+import { ensureDefaultWorkspace, resolveAdminKey } from "./bootstrap.ts";
+import { startWorkers } from "./workers/index.ts";
+
+const config = loadConfig(process.env);
+const deps = await createDeps(config);
+const adminKey = await resolveAdminKey(config);
+const firstStart = await ensureDefaultWorkspace(deps);
+const stopWorkers = config.inProcessWorkers ? startWorkers(deps) : async () => {};
+const app = createApp(deps, { adminKey: adminKey.key }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: 3000 * 1024 * 1024 });
+
+const lines = [`Frameline is listening on ${config.publicUrl}`, `  Postgres:   ${config.databaseUrl ? "server (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}/postgres`}`];
+lines.push(`  ClickHouse: ${config.clickhouseUrl ? "server (CLICKHOUSE_URL)" : `embedded chDB in ${config.dataDir}/clickhouse`}`);
+lines.push(`  Media:      ${config.s3 ? `S3 bucket ${config.s3.bucket}` : `${config.dataDir}/media`}`);
+lines.push(`  Admin key:  ${adminKey.path ? `${adminKey.path}${adminKey.generated ? " (generated now)" : ""}` : "from ADMIN_KEY"}`);
+if (adminKey.generated) lines.push(`  ADMIN_KEY=${adminKey.key}`);
+if (firstStart) {
+  lines.push("", `Created workspace "Default" (id ${firstStart.workspaceId}). Its API token, with every scope, is shown only now:`, "", `  FRAMELINE_TOKEN=${firstStart.token}`, "");
+}
+console.log(lines.join("\n"));
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  deps.log.info("shutting down", { signal });
+  await app.stop();
+  await stopWorkers();
+  await deps.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

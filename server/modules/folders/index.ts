@@ -1,0 +1,87 @@
+/** SPEC.md "Folders": a folder changes only where a video is listed. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { Errors } from "../../errors.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import type { Sql, TxSql } from "../../storage/postgres.ts";
+
+interface FolderRow {
+  id: number;
+  parent_id: number | null;
+  name: string;
+  color: string | null;
+  created_at: Date;
+  updated_at: Date;
+  videos_count?: number;
+}
+
+const Folder = t.Object({
+  id: t.Integer(),
+  parent_id: t.Nullable(t.Integer()),
+  name: t.String(),
+  color: t.Nullable(t.String()),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
+const CreateFolderBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
+  parent_id: t.Optional(t.Nullable(t.Integer({ minimum: 1, error: "The parent_id must be an integer id of a folder." }))),
+  color: t.Optional(t.Nullable(t.String({ maxLength: 32, error: "The color must be a string of at most 32 characters." }))),
+});
+
+function toFolder(row: FolderRow) {
+  return {
+    id: row.id,
+    parent_id: row.parent_id,
+    name: row.name,
+    color: row.color,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function insertFolder(sql: Sql | TxSql, workspaceId: number, input: typeof CreateFolderBody.static): Promise<FolderRow> {
+  const [row]: [FolderRow?] = await sql`
+    INSERT INTO folders (workspace_id, parent_id, name, color)
+    SELECT ${workspaceId}, ${input.parent_id ?? null}, ${input.name}, ${input.color ?? null}
+    WHERE ${input.parent_id ?? null}::bigint IS NULL
+       OR EXISTS (SELECT 1 FROM folders WHERE workspace_id = ${workspaceId} AND id = ${input.parent_id ?? null})
+    RETURNING id, parent_id, name, color, created_at, updated_at`;
+  if (!row) throw Errors.folderNotFound();
+  return row;
+}
+
+async function listFolders(sql: Sql, workspaceId: number): Promise<FolderRow[]> {
+  return [
+    ...(await sql<FolderRow[]>`
+      SELECT f.id, f.parent_id, f.name, f.color, f.created_at, f.updated_at,
+             (SELECT count(*)::int FROM videos v WHERE v.folder_id = f.id) AS videos_count
+      FROM folders f WHERE f.workspace_id = ${workspaceId} ORDER BY f.id`),
+  ];
+}
+
+export function foldersModule(deps: Deps) {
+  return new Elysia({ name: "frameline.folders" })
+    .use(authPlugin(deps))
+    .post(
+      "/folders",
+      ({ auth, body, request, set }) =>
+        idempotent(deps, { auth, request, set }, body, async () => ({
+          status: 201,
+          body: { folder: toFolder(await insertFolder(deps.sql, auth.workspaceId, body)) },
+        })),
+      {
+        scope: "videos:write",
+        body: CreateFolderBody,
+        detail: { tags: ["Folders"], summary: "Create a folder", description: "`parent_id` nests it; a parent outside this workspace gives 422 FOLDER_NOT_FOUND." },
+        response: { 201: t.Object({ folder: Folder }) },
+      },
+    )
+    .get("/folders", async ({ auth }) => ({ folders: (await listFolders(deps.sql, auth.workspaceId)).map((row) => ({ ...toFolder(row), videos_count: row.videos_count ?? 0 })) }), {
+      scope: "videos:read",
+      detail: { tags: ["Folders"], summary: "List folders", description: "Every folder of the workspace with its `videos_count`." },
+      response: { 200: t.Object({ folders: t.Array(t.Composite([Folder, t.Object({ videos_count: t.Integer() })])) }) },
+    });
+}

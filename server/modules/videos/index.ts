@@ -1,0 +1,123 @@
+/** Routes of SPEC.md "Videos": validation and HTTP only; rules live in service.ts. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { Errors } from "../../errors.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { paginate } from "../../http/pagination.ts";
+import { parseId } from "../../http/params.ts";
+import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
+import * as videos from "./service.ts";
+
+const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+
+export function videosModule(deps: Deps) {
+  const { config } = deps;
+  const findForRead = async (workspaceId: number, raw: string) => {
+    const id = parseId(raw);
+    const row = id === undefined ? undefined : await videos.getVideo(deps, workspaceId, id);
+    if (!row) throw Errors.videoNotFoundRead();
+    return row;
+  };
+  const idFor = (raw: string) => parseId(raw) ?? raw;
+
+  return new Elysia({ name: "frameline.videos", detail: { tags: ["Videos"] } } as never)
+    .use(authPlugin(deps))
+    .get(
+      "/videos",
+      async ({ auth, query, request }) => {
+        const { rows, total, page, perPage } = await videos.listVideos(deps, auth.workspaceId, query);
+        return paginate({ publicUrl: config.publicUrl, request, data: rows.map(videos.toSlimVideo), page, perPage, total });
+      },
+      {
+        scope: "videos:read",
+        query: ListVideosQuery,
+        detail: { summary: "List videos", description: "Paginated, slim videos. Unknown `sort` values fall back to `id`." },
+        response: { 200: t.Object({ data: t.Array(SlimVideo) }, { additionalProperties: true }) },
+      },
+    )
+    .get("/videos/:video", async ({ auth, params }) => ({ video: videos.toFullVideo(config, await findForRead(auth.workspaceId, params.video)) }), {
+      scope: "videos:read",
+      params: VideoParams,
+      detail: { summary: "Read a video" },
+      response: { 200: t.Object({ video: FullVideo }) },
+    })
+    .get("/videos/:video/settings", async ({ auth, params }) => ({ settings: videos.settingsOf(await findForRead(auth.workspaceId, params.video)) }), {
+      scope: "videos:read",
+      params: VideoParams,
+      detail: { summary: "Read a video's live settings", description: "Every option group, in the shape draft and deploy accept." },
+    })
+    .get(
+      "/videos/:video/status",
+      async ({ auth, params }) => {
+        const id = parseId(params.video);
+        const row = id === undefined ? undefined : await videos.getVideo(deps, auth.workspaceId, id);
+        if (!row) throw Errors.videoNotFound();
+        return videos.toStatusRead(config, row);
+      },
+      { scope: "videos:read", params: VideoParams, detail: { summary: "Processing status" }, response: { 200: StatusObject } },
+    )
+    .post(
+      "/videos",
+      ({ auth, body, request, set }) =>
+        idempotent(deps, { auth, request, set }, body, async () => {
+          const row = await videos.createVideo(deps, auth.workspaceId, body);
+          return { status: 201, body: { video: videos.toFullVideo(config, row), status: videos.toStatus(config, row) } };
+        }),
+      {
+        scope: "videos:write",
+        body: CreateVideoBody,
+        detail: { summary: "Create a video", description: "Creates an empty shell waiting for upload. Fires `video.created`." },
+        response: { 201: t.Object({ video: FullVideo, status: StatusObject }) },
+      },
+    )
+    .patch(
+      "/videos/:video",
+      ({ auth, body, params, request, set }) =>
+        idempotent(deps, { auth, request, set }, body, async () => {
+          const id = parseId(params.video);
+          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, params.video);
+          const row = await videos.updateVideo(deps, auth.workspaceId, id, body);
+          return { status: 200, body: { video: videos.toFullVideo(config, row) } };
+        }),
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        body: UpdateVideoBody,
+        detail: { summary: "Update title, folder or tags", description: "Touches nothing else; fires nothing." },
+        response: { 200: t.Object({ video: FullVideo }) },
+      },
+    )
+    .post(
+      "/videos/:video/duplicate",
+      ({ auth, params, request, set }) =>
+        idempotent(deps, { auth, request, set }, null, async () => {
+          const id = parseId(params.video);
+          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, params.video);
+          const row = await videos.duplicateVideo(deps, auth.workspaceId, id);
+          return { status: 201, body: { video: videos.toFullVideo(config, row) } };
+        }),
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        detail: { summary: "Duplicate a video", description: "Same settings and player version, title `<title> (copy)`, no media." },
+        response: { 201: t.Object({ video: FullVideo }) },
+      },
+    )
+    .delete(
+      "/videos/:video",
+      ({ auth, params, request, set }) =>
+        idempotent(deps, { auth, request, set }, null, async () => {
+          const id = parseId(params.video);
+          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, idFor(params.video));
+          await videos.deleteVideo(deps, auth.workspaceId, id);
+          return { status: 200, body: { deleted: true } };
+        }),
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        detail: { summary: "Delete a video", description: "Also deletes its pending draft. Fires `video.deleted`." },
+        response: { 200: t.Object({ deleted: t.Boolean() }) },
+      },
+    );
+}

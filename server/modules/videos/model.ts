@@ -1,0 +1,83 @@
+/** Wire schemas of SPEC.md "Videos" (TypeBox through Elysia's `t`). */
+import { t } from "elysia";
+import { oneOf } from "../../http/schemas.ts";
+
+export const PLAYER_VERSIONS = ["v1", "v2", "1", "2"] as const;
+export const SORT_COLUMNS = ["id", "title", "code", "created_at", "updated_at"] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+const Title = t.String({ minLength: 1, maxLength: 255, error: "The title must be a string of 1 to 255 characters." });
+const Tags = t.Array(t.String({ maxLength: 64 }), { error: "The tags must be a list of strings of at most 64 characters each." });
+const FolderId = t.Integer({ minimum: 1, error: "The folder_id must be an integer id of a folder." });
+
+export const CreateVideoBody = t.Object({
+  title: Title,
+  folder_id: t.Optional(t.Nullable(FolderId)),
+  tags: t.Optional(Tags),
+  plain_mode: t.Optional(t.Boolean({ error: "The plain_mode field must be true or false." })),
+  player_version: t.Optional(oneOf(PLAYER_VERSIONS, { error: "The player_version must be one of v1, v2, 1, 2." })),
+  copy_from: t.Optional(t.Integer({ error: "The copy_from field must be an integer video id." })),
+});
+export type CreateVideoBody = typeof CreateVideoBody.static;
+
+export const UpdateVideoBody = t.Object({
+  title: t.Optional(Title),
+  folder_id: t.Optional(t.Nullable(FolderId)),
+  tags: t.Optional(Tags),
+});
+export type UpdateVideoBody = typeof UpdateVideoBody.static;
+
+export const ListVideosQuery = t.Object({
+  sort: t.Optional(t.String()),
+  order: t.Optional(t.String()),
+  page: t.Optional(t.Integer({ minimum: 1, error: "The page must be an integer of at least 1." })),
+  per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "The per_page must be an integer from 1 to 100." })),
+  folder_id: t.Optional(t.Integer({ minimum: 1, error: "The folder_id must be an integer id of a folder." })),
+  search: t.Optional(t.String({ maxLength: 255 })),
+});
+export type ListVideosQuery = typeof ListVideosQuery.static;
+
+const Orientation = t.Nullable(t.Object({ status: t.String(), progress: t.Number(), error: t.Nullable(t.String()) }));
+
+export const StatusObject = t.Object({
+  id: t.Integer(),
+  code: t.Optional(t.String()),
+  title: t.Optional(t.String()),
+  folder_id: t.Optional(t.Nullable(t.Integer())),
+  status: t.UnionEnum(["waiting_for_upload", "processing", "ready", "error"]),
+  orientations: t.Object({ landscape: Orientation, portrait: Orientation }),
+  plain_mode: t.Boolean(),
+  status_url: t.Optional(t.String()),
+  embed: t.Nullable(t.Object({ script_url: t.String(), html: t.String(), plain_html: t.String() })),
+});
+
+export const SlimVideo = t.Object({
+  id: t.Integer(),
+  title: t.String(),
+  code: t.String({ format: "uuid" }),
+  workspace_id: t.Integer(),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
+export const FullVideo = t.Object(
+  {
+    id: t.Integer(),
+    code: t.String({ format: "uuid" }),
+    workspace_id: t.Integer(),
+    title: t.String(),
+    folder_id: t.Nullable(t.Integer()),
+    tags: t.Array(t.String()),
+    player_version: t.String(),
+    plain_mode: t.Boolean(),
+    landscape_hls: t.Nullable(t.String()),
+    portrait_hls: t.Nullable(t.String()),
+    landscape_thumb: t.Nullable(t.String()),
+    portrait_thumb: t.Nullable(t.String()),
+    script_url: t.String(),
+    default_orientation: t.UnionEnum(["landscape", "portrait"]),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time" }),
+  },
+  { additionalProperties: true, description: "Also carries every option group (style_options, playback_options, ...) as an object." },
+);

@@ -1,0 +1,105 @@
+/** The SQL of videos. Every query is bounded by the caller's workspace. */
+import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Settings } from "../settings/groups.ts";
+import type { SortColumn } from "./model.ts";
+
+export interface MediaState {
+  status: "processing" | "ready" | "error";
+  progress: number;
+  error: string | null;
+  [detail: string]: unknown;
+}
+
+export interface VideoRow {
+  id: number;
+  workspace_id: number;
+  code: string;
+  title: string;
+  folder_id: number | null;
+  tags: string[];
+  player_version: string;
+  plain_mode: boolean;
+  default_orientation: "landscape" | "portrait";
+  settings: Settings;
+  landscape_hls: string | null;
+  portrait_hls: string | null;
+  landscape_thumb: string | null;
+  portrait_thumb: string | null;
+  landscape_media: MediaState | null;
+  portrait_media: MediaState | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type SlimVideoRow = Pick<VideoRow, "id" | "title" | "code" | "workspace_id" | "created_at" | "updated_at">;
+
+type Db = Sql | TxSql;
+
+export async function findVideo(sql: Db, workspaceId: number, id: number): Promise<VideoRow | undefined> {
+  const [row]: [VideoRow?] = await sql`SELECT * FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+  return row;
+}
+
+export async function insertVideo(
+  sql: Db,
+  video: Pick<VideoRow, "workspace_id" | "title" | "folder_id" | "tags" | "player_version" | "plain_mode" | "settings"> & Partial<Pick<VideoRow, "default_orientation">>,
+): Promise<VideoRow> {
+  const [row]: [VideoRow?] = await sql`
+    INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings)
+    VALUES (${video.workspace_id}, ${crypto.randomUUID()}, ${video.title}, ${video.folder_id}, ${sql.array(video.tags)},
+            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${sql.json(video.settings as never)})
+    RETURNING *`;
+  return row!;
+}
+
+export async function updateVideo(
+  sql: Db,
+  workspaceId: number,
+  id: number,
+  changes: { title?: string; folder_id?: number | null; tags?: string[] },
+): Promise<VideoRow | undefined> {
+  const [row]: [VideoRow?] = await sql`
+    UPDATE videos SET
+      title = ${changes.title === undefined ? sql`title` : changes.title},
+      folder_id = ${changes.folder_id === undefined ? sql`folder_id` : changes.folder_id},
+      tags = ${changes.tags === undefined ? sql`tags` : sql.array(changes.tags)},
+      updated_at = now()
+    WHERE workspace_id = ${workspaceId} AND id = ${id}
+    RETURNING *`;
+  return row;
+}
+
+export async function deleteVideo(sql: Db, workspaceId: number, id: number): Promise<VideoRow | undefined> {
+  // The pending draft goes with it (ON DELETE CASCADE on video_drafts).
+  const [row]: [VideoRow?] = await sql`DELETE FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`;
+  return row;
+}
+
+export interface ListFilter {
+  sort: SortColumn;
+  order: "asc" | "desc";
+  limit: number;
+  offset: number;
+  folderId?: number;
+  search?: string;
+}
+
+export async function listVideos(sql: Db, workspaceId: number, filter: ListFilter): Promise<{ rows: SlimVideoRow[]; total: number }> {
+  const where = sql`workspace_id = ${workspaceId}
+    ${filter.folderId === undefined ? sql`` : sql`AND folder_id = ${filter.folderId}`}
+    ${filter.search ? sql`AND title ILIKE ${"%" + filter.search.replace(/[\\%_]/g, "\\$&") + "%"}` : sql``}`;
+  const direction = filter.order === "asc" ? sql`ASC` : sql`DESC`;
+  const [rows, [count]] = await Promise.all([
+    sql<SlimVideoRow[]>`
+      SELECT id, title, code, workspace_id, created_at, updated_at FROM videos WHERE ${where}
+      ORDER BY ${sql(filter.sort)} ${direction}, id ${direction}
+      LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+    sql<{ total: number }[]>`SELECT count(*)::int AS total FROM videos WHERE ${where}`,
+  ]);
+  return { rows: [...rows], total: count!.total };
+}
+
+export async function folderBelongsTo(sql: Db, workspaceId: number, folderId: number): Promise<boolean> {
+  const [row] = await sql`SELECT 1 FROM folders WHERE workspace_id = ${workspaceId} AND id = ${folderId}`;
+  return Boolean(row);
+}

@@ -1,0 +1,50 @@
+/**
+ * ClickHouse for events: a server over HTTP when CLICKHOUSE_URL is set,
+ * otherwise chDB in DATA_DIR plugged into the same @clickhouse/client, so one
+ * SQL dialect and one code path serve both.
+ */
+import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+export type Ch = ClickHouseClient;
+
+const SCHEMA_DIR = join(import.meta.dir, "clickhouse");
+
+export async function connectClickHouse(opts: { url?: string; embeddedPath: string }): Promise<Ch> {
+  if (opts.url) return createClient({ url: opts.url, clickhouse_settings: { date_time_input_format: "best_effort" } });
+  const { createChdbConnection } = await import("chdb/connection");
+  // chDB allows one data directory per process: embedded mode is one process.
+  return createClient({ connection: createChdbConnection({ path: opts.embeddedPath }) } as Parameters<typeof createClient>[0]);
+}
+
+/**
+ * Applies `NNNN_name.sql` files not yet recorded in `schema_migrations`.
+ * Statements are separated by a line holding only `;`-terminated SQL; each file
+ * is idempotent (IF NOT EXISTS), so two processes applying it at once is harmless.
+ */
+export async function migrateClickHouse(ch: Ch): Promise<string[]> {
+  await ch.command({
+    query: "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
+  });
+  const rows = await (await ch.query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" })).json<{ version: string }>();
+  const done = new Set(rows.map((r) => r.version));
+  const applied: string[] = [];
+  const files = (await readdir(SCHEMA_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  for (const file of files) {
+    const version = file.replace(/\.sql$/, "");
+    if (done.has(version)) continue;
+    const text = await Bun.file(join(SCHEMA_DIR, file)).text();
+    for (const statement of splitStatements(text)) await ch.command({ query: statement });
+    await ch.insert({ table: "schema_migrations", values: [{ version }], format: "JSONEachRow" });
+    applied.push(version);
+  }
+  return applied;
+}
+
+function splitStatements(text: string): string[] {
+  return text
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,79 @@
+/**
+ * postgres.js connection and versioned migrations. The same code runs against a
+ * PostgreSQL server and against embedded PGlite (served over the wire protocol).
+ */
+import postgres from "postgres";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+export type Sql = postgres.Sql<{}>;
+export type TxSql = postgres.TransactionSql<{}>;
+
+const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
+/** Advisory lock key shared by every process that migrates this database. */
+const MIGRATION_LOCK = 7_240_318_001;
+
+export function connectPostgres(url: string, opts: { max?: number; connectTimeoutSeconds?: number } = {}): Sql {
+  return postgres(url, {
+    max: opts.max ?? 10,
+    connect_timeout: opts.connectTimeoutSeconds ?? 10,
+    idle_timeout: 30,
+    onnotice: () => {},
+    // bigint ids and counts fit comfortably in a JS number.
+    types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+    transform: { undefined: null },
+  }) as unknown as Sql;
+}
+
+/**
+ * Applies every `NNNN_name.sql` not yet recorded, in order, each in its own
+ * transaction. A session advisory lock makes concurrent starts wait for the
+ * first migrator instead of racing it. `afterMigrate` runs under the same lock
+ * (first-start bootstrap must not race either).
+ */
+export async function migrate(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
+  const applied: string[] = [];
+  const reserved = await sql.reserve();
+  try {
+    await reserved`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    await reserved`CREATE TABLE IF NOT EXISTS schema_migrations (version varchar(255) PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+    const done = new Set((await reserved`SELECT version FROM schema_migrations`).map((r) => r.version as string));
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+    for (const file of files) {
+      const version = file.replace(/\.sql$/, "");
+      if (done.has(version)) continue;
+      const text = await Bun.file(join(MIGRATIONS_DIR, file)).text();
+      await reserved.unsafe("BEGIN");
+      try {
+        await reserved.unsafe(text);
+        await reserved`INSERT INTO schema_migrations (version) VALUES (${version})`;
+        await reserved.unsafe("COMMIT");
+      } catch (error) {
+        await reserved.unsafe("ROLLBACK");
+        throw new Error(`migration ${file} failed: ${(error as Error).message}`);
+      }
+      applied.push(version);
+    }
+    if (afterMigrate) await afterMigrate(reserved as unknown as Sql);
+  } finally {
+    await reserved`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    reserved.release();
+  }
+  return applied;
+}
+
+/** SQLSTATE codes the services care about, translated at the storage boundary. */
+export const PgCodes = { uniqueViolation: "23505", foreignKeyViolation: "23503" } as const;
+
+export function isPgError(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === code;
+}
+
+/** Errors that mean "the database could not be reached", as opposed to a bad query. */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? "";
+  return (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "EPIPE", "ENOTFOUND", "57P01", "57P03", "53300"].includes(code) ||
+    code.startsWith("08")
+  );
+}

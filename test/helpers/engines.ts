@@ -1,0 +1,89 @@
+/**
+ * One set of real engines per test process (chDB allows one data directory per
+ * process): a fresh PostgreSQL database on the server named by DATABASE_URL,
+ * or embedded PGlite when it is unset; chDB (or CLICKHOUSE_URL); fs blobs.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { connectPostgres, migrate, type Sql } from "../../server/storage/postgres.ts";
+import { startEmbeddedPostgres } from "../../server/storage/pglite.ts";
+import { connectClickHouse, migrateClickHouse, type Ch } from "../../server/storage/clickhouse.ts";
+
+export interface Engines {
+  sql: Sql;
+  ch: Ch;
+  /** A connection string for this run's database (for child processes and second pools). */
+  databaseUrl: string;
+  /** True when DATABASE_URL pointed at a real server. */
+  server: boolean;
+  tmp: string;
+  /** Creates another empty database on the same server (or another PGlite) and returns its URL and a stop function. */
+  freshDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+let engines: Promise<Engines> | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+
+/** Destructive helpers refuse anything that is not a loopback test database. */
+export function assertTestDatabase(url: string): void {
+  const parsed = new URL(url);
+  const name = parsed.pathname.replace(/^\//, "");
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(parsed.hostname)) throw new Error(`refusing non-loopback database host ${parsed.hostname}`);
+  if (!name.includes("test")) throw new Error(`refusing database "${name}": its name lacks "test"`);
+}
+
+async function serverDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `frameline_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const target = url.toString();
+  assertTestDatabase(target);
+  return {
+    url: target,
+    async drop() {
+      const again = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await again.end();
+    },
+  };
+}
+
+async function start(): Promise<Engines> {
+  const tmp = await mkdtemp(join(tmpdir(), "frameline-test-"));
+  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  const adminUrl = process.env.DATABASE_URL;
+
+  const freshDatabase = async () => {
+    if (adminUrl) return serverDatabase(adminUrl);
+    const pg = await startEmbeddedPostgres(await mkdtemp(join(tmp, "pg-")));
+    return { url: pg.url, drop: pg.stop };
+  };
+
+  const db = await freshDatabase();
+  cleanups.push(db.drop);
+  const sql = connectPostgres(db.url, { max: 10 });
+  cleanups.unshift(() => sql.end({ timeout: 5 }));
+  await migrate(sql);
+
+  const ch = await connectClickHouse({ url: process.env.CLICKHOUSE_URL, embeddedPath: join(tmp, "clickhouse") });
+  cleanups.unshift(() => ch.close());
+  await migrateClickHouse(ch);
+
+  return { sql, ch, databaseUrl: db.url, server: Boolean(adminUrl), tmp, freshDatabase };
+}
+
+export function getEngines(): Promise<Engines> {
+  engines ??= start();
+  return engines;
+}
+
+export async function stopEngines(): Promise<void> {
+  if (!engines) return;
+  engines = undefined;
+  for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => {});
+}
