@@ -1,0 +1,526 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, truncate, unlink, writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import {
+  BlobError,
+  BlobErrorCode,
+  assertBlobKey,
+  assertBlobPrefix,
+  assertPartArgs,
+  assertPartsInOrder,
+  contentTypeFor,
+  joinPublicUrl,
+  resolveRange,
+} from "./blob-store.ts";
+import type {
+  BlobBody,
+  BlobInfo,
+  BlobObject,
+  BlobStore,
+  ByteRange,
+  ChunkPart,
+  ChunkedOptions,
+  PutOptions,
+} from "./blob-store.ts";
+
+/**
+ * Filesystem blob store. Layout under `rootDir`, for a key `a/b.mp4`:
+ *   a/b.mp4                 the blob
+ *   a/b.mp4.meta.json       only when put with a content type or cache control
+ *                           the extension does not already imply (HLS output needs none)
+ *   a/b.mp4.partial         a chunked upload in progress
+ *   a/b.mp4.partial.meta.json  its handle, options and the parts written so far
+ *   a/.b.mp4.<rand>.tmp     a put in progress, renamed over the blob when complete
+ * Listings skip all but the blobs. Within a process, chunk operations on a key are
+ * queued; across processes the caller must keep one writer per upload session.
+ */
+export function createFsBlobStore(rootDir: string, opts: { publicBaseUrl?: string } = {}): BlobStore {
+  const root = resolve(rootDir);
+  const locks = new KeyedQueue();
+  const pathOf = (key: string): string => {
+    assertBlobKey(key);
+    const path = join(root, ...key.split("/"));
+    // Belt and braces: assertBlobKey already refuses every escaping form.
+    if (!path.startsWith(root + sep)) throw new BlobError(BlobErrorCode.InvalidKey, `key escapes the root: ${key}`);
+    return path;
+  };
+
+  return {
+    kind: "fs",
+    put: async (key, body, putOpts) => putBlob(pathOf(key), key, body, putOpts ?? {}),
+    get: async (key, range) => getBlob(pathOf(key), key, range),
+    head: async (key) => headBlob(pathOf(key), key),
+    delete: async (key) => {
+      const path = pathOf(key);
+      await Promise.all([removeFile(path), removeFile(metaPath(path))]);
+    },
+    deletePrefix: async (prefix) => deleteUnder(root, prefix),
+    list: (prefix) => listUnder(root, prefix),
+    publicUrl: (key) => joinPublicUrl(opts.publicBaseUrl, key),
+    freeBytes: async () => {
+      await mkdir(root, { recursive: true });
+      const s = await statfs(root);
+      return s.bavail * s.bsize;
+    },
+    beginChunked: async (key, chunkOpts) => {
+      const path = pathOf(key);
+      return locks.run(path, () => beginUpload(path, chunkOpts ?? {}));
+    },
+    writeChunk: async (key, handle, partNumber, body, size) => {
+      const path = pathOf(key);
+      assertPartArgs(partNumber, size);
+      return locks.run(path, () => writePart(path, handle, partNumber, body, size));
+    },
+    completeChunked: async (key, handle, parts) => {
+      const path = pathOf(key);
+      return locks.run(path, () => completeUpload(path, key, handle, parts));
+    },
+    abortChunked: async (key, handle) => {
+      const path = pathOf(key);
+      return locks.run(path, () => abortUpload(path, handle));
+    },
+  };
+}
+
+// ---- metadata ----
+
+interface BlobMeta {
+  contentType?: string;
+  cacheControl?: string;
+}
+
+const metaPath = (path: string): string => `${path}.meta.json`;
+const partialPath = (path: string): string => `${path}.partial`;
+
+/** Only what the extension cannot tell is stored, so most blobs have no sidecar. */
+function sidecarFor(path: string, opts: BlobMeta): BlobMeta | undefined {
+  const meta: BlobMeta = {};
+  if (opts.contentType && opts.contentType !== contentTypeFor(path)) meta.contentType = opts.contentType;
+  if (opts.cacheControl) meta.cacheControl = opts.cacheControl;
+  return Object.keys(meta).length ? meta : undefined;
+}
+
+async function writeSidecar(path: string, opts: BlobMeta): Promise<void> {
+  const meta = sidecarFor(path, opts);
+  if (meta) await writeJsonAtomic(metaPath(path), meta);
+  else await rm(metaPath(path), { force: true });
+}
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as T;
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Temp file + rename, so a crash never leaves half a JSON document. */
+async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  const tmp = tempPath(path);
+  await writeFile(tmp, JSON.stringify(value));
+  await rename(tmp, path);
+}
+
+function toInfo(key: string, path: string, st: Stats, meta: BlobMeta | undefined): BlobInfo {
+  return {
+    key,
+    size: st.size,
+    contentType: meta?.contentType ?? contentTypeFor(path),
+    cacheControl: meta?.cacheControl,
+    etag: statEtag(st),
+    lastModified: st.mtime,
+  };
+}
+
+/**
+ * From the inode, size and mtime, like nginx's, so reads never hash content. Every
+ * put and complete renames a new file in, so the inode changes even within one ms.
+ */
+const statEtag = (st: Stats): string =>
+  `"${st.ino.toString(16)}-${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+
+/** Like S3, deleting what is not a blob (nothing, or a "directory") is a no-op. */
+async function removeFile(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!isMissing(err) && code !== "EISDIR" && code !== "EPERM") throw err;
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function tempPath(path: string): string {
+  const dir = dirname(path);
+  const name = path.slice(dir.length + 1);
+  return join(dir, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+// ---- put / get / head ----
+
+async function putBlob(path: string, key: string, body: BlobBody, opts: PutOptions): Promise<BlobInfo> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = tempPath(path);
+  try {
+    const written = await writeBody(tmp, body);
+    if (opts.size !== undefined && written !== opts.size) {
+      const code = written < opts.size ? BlobErrorCode.ShortBody : BlobErrorCode.LongBody;
+      throw new BlobError(code, `expected ${opts.size} bytes, got ${written}`);
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await writeSidecar(path, opts);
+  return toInfo(key, path, await stat(path), sidecarFor(path, opts));
+}
+
+async function writeBody(path: string, body: BlobBody): Promise<number> {
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+    await writeFile(path, bytes);
+    return bytes.byteLength;
+  }
+  // A Blob may be a file on disk; streaming it keeps memory flat either way.
+  const stream = body instanceof Blob ? body.stream() : body;
+  const fh = await open(path, "w");
+  try {
+    return (await writeStreamAt(fh, stream, 0, Number.POSITIVE_INFINITY)).written;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes the stream at `offset`, awaiting each write so a slow disk slows the
+ * reader. Stops and reports `written > limit` as soon as the limit is crossed.
+ */
+async function writeStreamAt(
+  fh: FileHandle,
+  stream: ReadableStream<Uint8Array>,
+  offset: number,
+  limit: number,
+  hasher?: Bun.CryptoHasher,
+): Promise<{ written: number }> {
+  const reader = stream.getReader();
+  let written = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { written };
+      if (written + value.byteLength > limit) {
+        await reader.cancel();
+        return { written: written + value.byteLength };
+      }
+      await writeAll(fh, value, offset + written);
+      hasher?.update(value);
+      written += value.byteLength;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function writeAll(fh: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.byteLength) {
+    const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done, position + done);
+    done += bytesWritten;
+  }
+}
+
+async function headBlob(path: string, key: string): Promise<BlobInfo | undefined> {
+  try {
+    const [st, meta] = await Promise.all([stat(path), readJson<BlobMeta>(metaPath(path))]);
+    return st.isFile() ? toInfo(key, path, st, meta) : undefined;
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+}
+
+async function getBlob(path: string, key: string, range: ByteRange | undefined): Promise<BlobObject | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, "r");
+  } catch (err) {
+    if (isMissing(err) || (err as NodeJS.ErrnoException).code === "EISDIR") return undefined;
+    throw err;
+  }
+  try {
+    // Stat the open descriptor: a concurrent put renames a new file in, and we
+    // keep serving the one we opened, consistently.
+    const [st, meta] = await Promise.all([fh.stat(), readJson<BlobMeta>(metaPath(path))]);
+    if (!st.isFile()) {
+      await fh.close();
+      return undefined;
+    }
+    const info = toInfo(key, path, st, meta);
+    if (!range) return { ...info, body: fileStream(fh, 0, st.size - 1) };
+    const served = resolveRange(range, st.size);
+    return { ...info, range: served, body: fileStream(fh, served.start, served.end) };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
+const READ_SIZE = 256 * 1024;
+
+/** Streams bytes start..end (inclusive) of an open file and closes it when done. */
+function fileStream(fh: FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
+  let position = start;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const want = Math.min(READ_SIZE, end + 1 - position);
+      if (want <= 0) {
+        await fh.close();
+        controller.close();
+        return;
+      }
+      const buf = new Uint8Array(want);
+      const { bytesRead } = await fh.read(buf, 0, want, position);
+      if (bytesRead === 0) {
+        await fh.close();
+        controller.error(new Error("file shrank while being read"));
+        return;
+      }
+      position += bytesRead;
+      controller.enqueue(bytesRead === want ? buf : buf.subarray(0, bytesRead));
+    },
+    async cancel() {
+      await fh.close();
+    },
+  });
+}
+
+// ---- list / deletePrefix ----
+
+/** Blob files only: not sidecars, partial uploads or temp files. */
+function isBlobName(name: string): boolean {
+  return !name.startsWith(".") && !name.endsWith(".partial") && !name.endsWith(".meta.json");
+}
+
+/**
+ * Walks the directory holding `prefix` depth-first. Sorting directory names as
+ * "name/" makes the walk yield keys in plain byte order, like an S3 listing.
+ */
+async function* walkPrefix(root: string, prefix: string): AsyncGenerator<{ key: string; path: string }> {
+  assertBlobPrefix(prefix);
+  const slash = prefix.lastIndexOf("/");
+  const dirKey = prefix.slice(0, slash + 1);
+  const namePrefix = prefix.slice(slash + 1);
+  yield* walkDir(join(root, ...dirKey.split("/").filter(Boolean)), dirKey, namePrefix);
+}
+
+async function* walkDir(dir: string, dirKey: string, namePrefix: string): AsyncGenerator<{ key: string; path: string }> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissing(err)) return;
+    throw err;
+  }
+  const sorted = entries
+    .filter((e) => e.name.startsWith(namePrefix) && (e.isDirectory() || (e.isFile() && isBlobName(e.name))))
+    .map((e) => ({ entry: e, sortKey: Buffer.from(e.isDirectory() ? `${e.name}/` : e.name) }))
+    .sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
+  for (const { entry } of sorted) {
+    const path = join(dir, entry.name);
+    const key = dirKey + entry.name;
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith(".")) yield* walkDir(path, `${key}/`, "");
+    } else {
+      yield { key, path };
+    }
+  }
+}
+
+async function* listUnder(root: string, prefix: string): AsyncGenerator<BlobInfo> {
+  for await (const { key, path } of walkPrefix(root, prefix)) {
+    try {
+      const st = await stat(path);
+      yield { key, size: st.size, etag: statEtag(st), lastModified: st.mtime };
+    } catch (err) {
+      // Deleted between readdir and stat: it is simply no longer listed.
+      if (!isMissing(err)) throw err;
+    }
+  }
+}
+
+async function deleteUnder(root: string, prefix: string): Promise<number> {
+  // An empty prefix would wipe the whole store: never by accident.
+  if (prefix === "") throw new BlobError(BlobErrorCode.InvalidKey, "deletePrefix needs a non-empty prefix");
+  let count = 0;
+  const dirs = new Set<string>();
+  for await (const { path } of walkPrefix(root, prefix)) {
+    await Promise.all([removeFile(path), removeFile(metaPath(path))]);
+    dirs.add(dirname(path));
+    count++;
+  }
+  await pruneEmptyDirs(root, dirs);
+  return count;
+}
+
+/** Removes directories left empty, deepest first, never the root itself. */
+async function pruneEmptyDirs(root: string, dirs: Set<string>): Promise<void> {
+  const all = new Set<string>();
+  for (let dir of dirs) {
+    while (dir.startsWith(root + sep)) {
+      all.add(dir);
+      dir = dirname(dir);
+    }
+  }
+  for (const dir of [...all].sort((a, b) => b.length - a.length)) {
+    // ENOTEMPTY just means something else lives there.
+    await rmdir(dir).catch(() => undefined);
+  }
+}
+
+// ---- chunked uploads ----
+
+interface UploadState extends BlobMeta {
+  handle: string;
+  parts: ChunkPart[];
+}
+
+const uploadStatePath = (path: string): string => metaPath(partialPath(path));
+
+async function beginUpload(path: string, opts: ChunkedOptions): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = randomBytes(16).toString("hex");
+  // Starting over replaces any earlier upload of this key: its handle stops working.
+  await writeFile(partialPath(path), new Uint8Array(0));
+  await writeJsonAtomic(uploadStatePath(path), { handle, ...opts, parts: [] } satisfies UploadState);
+  return handle;
+}
+
+async function loadUpload(path: string, handle: string): Promise<UploadState> {
+  const state = await readJson<UploadState>(uploadStatePath(path));
+  if (!state || state.handle !== handle) {
+    throw new BlobError(BlobErrorCode.NoSuchUpload, `no upload ${handle} in progress for this key`);
+  }
+  return state;
+}
+
+async function writePart(
+  path: string,
+  handle: string,
+  partNumber: number,
+  body: ReadableStream<Uint8Array> | Uint8Array,
+  size: number,
+): Promise<ChunkPart> {
+  const state = await loadUpload(path, handle);
+  const written = state.parts.length;
+  // Appending the next part, or rewriting the last one (its answer may have been lost).
+  if (partNumber !== written + 1 && partNumber !== written) {
+    throw new BlobError(
+      BlobErrorCode.BadPartNumber,
+      `part ${partNumber} cannot be written after ${written} part(s): expected ${written + 1}`,
+    );
+  }
+  const kept = state.parts.slice(0, partNumber - 1);
+  if (kept.length !== written) await writeJsonAtomic(uploadStatePath(path), { ...state, parts: kept });
+  const offset = kept.reduce((n, p) => n + p.size, 0);
+  const part = await appendPart(partialPath(path), offset, partNumber, body, size);
+  await writeJsonAtomic(uploadStatePath(path), { ...state, parts: [...kept, part] });
+  return part;
+}
+
+/**
+ * The state file, not the file length, says which parts are complete: bytes past
+ * `offset` are leftovers of a failed write and are cut before writing.
+ */
+async function appendPart(
+  file: string,
+  offset: number,
+  partNumber: number,
+  body: ReadableStream<Uint8Array> | Uint8Array,
+  size: number,
+): Promise<ChunkPart> {
+  const fh = await open(file, "r+");
+  try {
+    await fh.truncate(offset);
+    const hasher = new Bun.CryptoHasher("md5");
+    let written: number;
+    try {
+      written = await writePartBody(fh, body, offset, size, hasher);
+    } catch (err) {
+      await fh.truncate(offset);
+      throw err;
+    }
+    if (written !== size) {
+      await fh.truncate(offset);
+      const code = written < size ? BlobErrorCode.ShortBody : BlobErrorCode.LongBody;
+      throw new BlobError(code, `part ${partNumber}: expected ${size} bytes, got ${written}`);
+    }
+    // Same ETag as S3 gives a part: the MD5 of its bytes.
+    return { partNumber, size, etag: `"${hasher.digest("hex")}"` };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function writePartBody(
+  fh: FileHandle,
+  body: ReadableStream<Uint8Array> | Uint8Array,
+  offset: number,
+  size: number,
+  hasher: Bun.CryptoHasher,
+): Promise<number> {
+  if (!(body instanceof Uint8Array)) return (await writeStreamAt(fh, body, offset, size, hasher)).written;
+  if (body.byteLength !== size) return body.byteLength;
+  await writeAll(fh, body, offset);
+  hasher.update(body);
+  return size;
+}
+
+async function completeUpload(path: string, key: string, handle: string, parts: ChunkPart[]): Promise<BlobInfo> {
+  const state = await loadUpload(path, handle);
+  assertPartsInOrder(parts);
+  const matches =
+    parts.length === state.parts.length &&
+    parts.every((p, i) => {
+      const q = state.parts[i]!;
+      return p.partNumber === q.partNumber && p.size === q.size && p.etag === q.etag;
+    });
+  if (!matches) throw new BlobError(BlobErrorCode.BadParts, "parts do not match the parts written");
+  await truncate(partialPath(path), parts.reduce((n, p) => n + p.size, 0));
+  // rename(2) replaces an existing blob atomically: readers see old or new, never neither.
+  await rename(partialPath(path), path);
+  await writeSidecar(path, state);
+  await rm(uploadStatePath(path), { force: true });
+  return toInfo(key, path, await stat(path), sidecarFor(path, state));
+}
+
+async function abortUpload(path: string, handle: string): Promise<void> {
+  const state = await readJson<UploadState>(uploadStatePath(path));
+  // Another handle means a newer upload of the same key: not ours to remove.
+  if (!state || state.handle !== handle) return;
+  await removeFile(partialPath(path));
+  await removeFile(uploadStatePath(path));
+}
+
+/** Runs tasks for the same key one after another. */
+class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(task, task);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}

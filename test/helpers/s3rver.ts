@@ -1,0 +1,88 @@
+import { createRequire } from "node:module";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+
+/** The part of s3rver (untyped CommonJS) that the helper uses. */
+interface S3rverInstance {
+  middleware: KoaMiddleware[];
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+}
+type S3rverConstructor = new (opts: Record<string, unknown>) => S3rverInstance;
+type S3ErrorConstructor = new (code: string, message: string, detail?: Record<string, string>) => Error;
+interface KoaContext {
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  status: number;
+  body: unknown;
+}
+type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
+
+const require = createRequire(import.meta.url);
+
+export interface S3rverHandle {
+  endpoint: string;
+  client: S3Client;
+  createBucket(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A real S3 emulator on a free loopback port, storing in a fresh temp dir. */
+export async function startS3rver(): Promise<S3rverHandle> {
+  const S3rver = require("s3rver") as S3rverConstructor;
+  const directory = await mkdtemp(join(tmpdir(), "frameline-s3rver-"));
+  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
+  // Koa composes middleware when the server starts listening, so this runs first.
+  server.middleware.unshift(multipartUploadGuard(directory));
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    // s3rver does not understand the aws-chunked bodies that carry CRC trailers.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+  return {
+    endpoint,
+    client,
+    async createBucket(name) {
+      // S3 bucket names are 3..63 characters; s3rver rejects shorter ones.
+      await client.send(new CreateBucketCommand({ Bucket: name }));
+    },
+    async stop() {
+      client.destroy();
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * s3rver 3.7 has no AbortMultipartUpload and accepts parts for unknown uploads.
+ * Real S3 answers both with NoSuchUpload; this adds that behaviour so the contract
+ * suite can check abort on the emulator too.
+ */
+function multipartUploadGuard(directory: string): KoaMiddleware {
+  const S3Error = require("s3rver/lib/models/error") as S3ErrorConstructor;
+  return async (ctx, next) => {
+    const uploadId = ctx.query.uploadId;
+    if (uploadId === undefined || !["PUT", "POST", "DELETE"].includes(ctx.method)) return next();
+    const bucket = decodeURIComponent(ctx.path.split("/")[1] ?? "");
+    // s3rver's FilesystemStore keeps uploads in <dir>/<bucket>/._S3rver_uploads/<id>.
+    const uploadDir = join(directory, bucket, "._S3rver_uploads", uploadId);
+    const exists = /^[0-9a-f]+$/.test(uploadId) && (await stat(join(uploadDir, "key")).catch(() => undefined));
+    if (!exists) {
+      throw new S3Error("NoSuchUpload", "The specified upload does not exist.", { UploadId: uploadId });
+    }
+    if (ctx.method !== "DELETE") return next();
+    await rm(uploadDir, { recursive: true, force: true });
+    ctx.status = 204;
+    ctx.body = "";
+  };
+}
