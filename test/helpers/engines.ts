@@ -2,6 +2,10 @@
  * One set of real engines per test process (chDB allows one data directory per
  * process): a fresh PostgreSQL database on the server named by DATABASE_URL,
  * or embedded PGlite when it is unset; chDB (or CLICKHOUSE_URL); fs blobs.
+ *
+ * bun test offers no hook at the end of a whole run (a preload's afterAll runs
+ * once per file), so the engines live until the process ends; databases of runs
+ * older than a few hours are dropped by the next run, and .ci/run drops its own.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,6 +30,7 @@ export interface Engines {
 let engines: Promise<Engines> | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 
+
 /** Destructive helpers refuse anything that is not a loopback test database. */
 export function assertTestDatabase(url: string): void {
   const parsed = new URL(url);
@@ -34,11 +39,24 @@ export function assertTestDatabase(url: string): void {
   if (!name.includes("test")) throw new Error(`refusing database "${name}": its name lacks "test"`);
 }
 
+const STALE_AFTER_MS = 3 * 60 * 60_000;
+
+/** Names carry their creation time, so a run that died without cleaning up is swept by a later one. */
+async function dropStaleDatabases(admin: postgres.Sql): Promise<void> {
+  const rows = await admin`SELECT datname FROM pg_database WHERE datname LIKE 'frameline_test_%'`;
+  for (const { datname } of rows) {
+    const created = parseInt(String(datname).split("_")[2] ?? "", 36);
+    if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+  }
+}
+
 async function serverDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `frameline_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await dropStaleDatabases(admin);
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
+
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const target = url.toString();
