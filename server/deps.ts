@@ -11,7 +11,12 @@ import { startEmbeddedPostgres } from "./storage/pglite.ts";
 import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickhouse.ts";
 import { createFsBlobStore, createS3BlobStore, type BlobStore } from "./storage/blob/index.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
-import { memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
+import { RowCache } from "./storage/row-cache.ts";
+import { batchedRateLimitStore, memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
+
+/** A backstop only: every write evicts at once. */
+const VIDEO_CACHE_TTL_MS = 5_000;
+const VIDEO_CHANGED_CHANNEL = "frameline_video_changed";
 
 export interface Clock {
   now(): number;
@@ -35,6 +40,11 @@ export interface Deps {
   log: Log;
   tokens: TokenVerifier;
   rateLimits: RateLimitStore;
+  /**
+   * Video rows by id for the hot read path. Writers call `videoChanged(deps, id)`
+   * after their commit; other processes hear the videos trigger's NOTIFY.
+   */
+  videoCache: RowCache<unknown>;
   /** True when this process owns the only copy of its state (PGlite, chDB). */
   embedded: boolean;
   close(): Promise<void>;
@@ -65,11 +75,15 @@ function createBlobs(config: Config): Blobs {
     secretAccessKey: s3.secretAccessKey,
     forcePathStyle: s3.forcePathStyle,
   };
-  return {
-    media: createS3BlobStore({ ...common, bucket: s3.bucket, prefix: "media/", publicBaseUrl: s3.publicBaseUrl }),
-    cdnA: createS3BlobStore({ ...common, bucket: s3.cdnBucketA ?? s3.bucket, prefix: s3.cdnBucketA ? "" : "cdn-a/", publicBaseUrl: s3.publicBaseUrl }),
-    cdnB: createS3BlobStore({ ...common, bucket: s3.cdnBucketB ?? s3.bucket, prefix: s3.cdnBucketB ? "" : "cdn-b/", publicBaseUrl: s3.publicBaseUrl }),
-  };
+  // A store's public URL serves its root: the bucket with the store's prefix applied.
+  const store = (bucket: string | undefined, prefix: string) =>
+    createS3BlobStore({
+      ...common,
+      bucket: bucket ?? s3.bucket,
+      prefix: bucket ? "" : prefix,
+      publicBaseUrl: s3.publicBaseUrl && !bucket ? `${s3.publicBaseUrl.replace(/\/+$/, "")}/${prefix}` : s3.publicBaseUrl,
+    });
+  return { media: store(undefined, "media/"), cdnA: store(s3.cdnBucketA, "cdn-a/"), cdnB: store(s3.cdnBucketB, "cdn-b/") };
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -101,17 +115,19 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   }
 
   const tokens = new TokenVerifier(sql, clock);
-  if (config.databaseUrl && !overrides.sql) {
-    const stop = await listenForRevocations(sql, tokens);
-    closers.unshift(stop);
+  const videoCache = new RowCache<unknown>(VIDEO_CACHE_TTL_MS);
+  if (config.databaseUrl) {
+    // Embedded mode is one process: its own writers evict, nobody else writes.
+    closers.unshift(await listenForRevocations(sql, tokens));
+    const sub = await sql.listen(VIDEO_CHANGED_CHANNEL, (id) => videoCache.evict(Number(id)), () => videoCache.clear());
+    closers.unshift(() => sub.unlisten());
   }
 
   let rateLimits: RateLimitStore;
-  if (config.redisUrl) {
-    rateLimits = await redisRateLimitStore(config.redisUrl);
-    closers.unshift(async () => rateLimits.close?.());
-  } else if (config.databaseUrl) rateLimits = postgresRateLimitStore(sql);
+  if (config.redisUrl) rateLimits = batchedRateLimitStore(await redisRateLimitStore(config.redisUrl));
+  else if (config.databaseUrl) rateLimits = batchedRateLimitStore(postgresRateLimitStore(sql));
   else rateLimits = memoryRateLimitStore();
+  closers.unshift(async () => rateLimits.close?.());
 
   return {
     config,
@@ -122,9 +138,15 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     log,
     tokens,
     rateLimits,
+    videoCache,
     embedded: !config.databaseUrl,
     async close() {
       for (const close of closers) await close().catch((error) => log.warn("close failed", { error: String(error) }));
     },
   };
+}
+
+/** Call after committing any change to a video row (update, delete, media, settings). */
+export function videoChanged(deps: Pick<Deps, "videoCache">, videoId: number): void {
+  deps.videoCache.evict(videoId);
 }

@@ -17,8 +17,9 @@ export function credentialOf(headers: Headers): string | undefined {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     // The scheme is case-insensitive; the token is everything after one space, so stray whitespace fails the hash.
-    const match = /^bearer (.*)$/is.exec(authorization);
-    return match ? match[1] : authorization;
+    // A bare "Bearer" (HTTP trims "Bearer " to it) sent no token: AUTH_REQUIRED, not INVALID_TOKEN.
+    const match = /^bearer(?: (.*))?$/is.exec(authorization);
+    return match ? (match[1] ?? "") : authorization;
   }
   return headers.get("x-api-key") ?? undefined;
 }
@@ -47,10 +48,16 @@ export async function authorize(deps: Deps, request: Request, set: SetHeaders, s
 }
 
 export function authPlugin(deps: Deps) {
+  // Authenticated in `transform`, which runs before body/query validation: a call
+  // without a valid token gets the spec's 401, never a 422 describing the route.
+  const verified = new WeakMap<Request, Auth>();
   return new Elysia().macro({
     scope: (scope: Scope) => ({
-      async resolve({ request, set }) {
-        return { auth: await authorize(deps, request, set, scope, "api") };
+      async transform({ request, set }) {
+        verified.set(request, await authorize(deps, request, set, scope, "api"));
+      },
+      resolve({ request }) {
+        return { auth: verified.get(request)! };
       },
     }),
   });

@@ -14,15 +14,26 @@ interface ValueErrorLike {
   schema?: { error?: string };
 }
 
-function fieldOf(path: string): string {
+function fieldOf(path: string, unnamed = "body"): string {
   const field = path.replace(/^\//, "").replace(/\//g, ".");
-  return field === "" ? "body" : field;
+  return field === "" ? unnamed : field;
 }
 
-export function validationFromElysia(all: ValueErrorLike[]): ApiError {
+/**
+ * Elysia decodes a numeric query value on its own ("property" errors) and forgets
+ * its name; the query parameter that carried the rejected value is the field.
+ */
+function unnamedField(error: unknown, request: Request): string {
+  const { type, value } = error as { type?: string; value?: unknown };
+  if (type !== "property") return "body";
+  const names = [...new URL(request.url).searchParams].filter(([, raw]) => raw.trim() !== "" && Number(raw) === value).map(([name]) => name);
+  return names.length === 1 ? names[0]! : "body";
+}
+
+export function validationFromElysia(all: ValueErrorLike[], unnamed = "body"): ApiError {
   const errors: Record<string, string[]> = {};
   for (const item of all) {
-    const field = fieldOf(item.path);
+    const field = fieldOf(item.path, unnamed);
     const text = item.schema?.error ?? `The ${field} field ${describe(item)}.`;
     (errors[field] ??= []).includes(text) || errors[field].push(text);
   }
@@ -47,13 +58,14 @@ function render(error: ApiError, set: { status?: number | string; headers: Recor
 export function errorsPlugin(log: Log) {
   return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
     if (error instanceof ApiError) return render(error, set);
-    if (code === "VALIDATION") {
+    // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
+    if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {
       const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
       if (isEventsHost(request)) {
         const first = all[0];
         return render(Errors.eventsInvalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload."), set);
       }
-      return render(validationFromElysia(all), set);
+      return render(validationFromElysia(all, unnamedField(error, request)), set);
     }
     if (code === "PARSE") {
       const bad = isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");

@@ -7,8 +7,8 @@ import type { Sql } from "../storage/postgres.ts";
 import { Errors } from "../errors.ts";
 
 export interface RateLimitStore {
-  /** Counts one hit in the window and returns the hits so far. */
-  hit(bucket: string, windowStart: number, windowMs: number): Promise<number>;
+  /** Counts `delta` hits (default 1) in the window and returns the hits so far. */
+  hit(bucket: string, windowStart: number, windowMs: number, delta?: number): Promise<number>;
   close?(): Promise<void>;
 }
 
@@ -21,12 +21,12 @@ export interface RateLimitRule {
 export function memoryRateLimitStore(): RateLimitStore {
   const counts = new Map<string, { windowStart: number; hits: number }>();
   return {
-    async hit(bucket, windowStart) {
+    async hit(bucket, windowStart, _windowMs, delta = 1) {
       const current = counts.get(bucket);
-      if (current && current.windowStart === windowStart) return ++current.hits;
+      if (current && current.windowStart === windowStart) return (current.hits += delta);
       if (counts.size > 100_000) for (const [k, v] of counts) if (v.windowStart < windowStart) counts.delete(k);
-      counts.set(bucket, { windowStart, hits: 1 });
-      return 1;
+      counts.set(bucket, { windowStart, hits: delta });
+      return delta;
     },
   };
 }
@@ -34,10 +34,10 @@ export function memoryRateLimitStore(): RateLimitStore {
 export function postgresRateLimitStore(sql: Sql): RateLimitStore {
   let lastSweep = 0;
   return {
-    async hit(bucket, windowStart, windowMs) {
+    async hit(bucket, windowStart, windowMs, delta = 1) {
       const [row]: [{ hits: number }?] = await sql`
-        INSERT INTO rate_limits (bucket, window_start, hits) VALUES (${bucket}, ${windowStart}, 1)
-        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limits.hits + 1
+        INSERT INTO rate_limits (bucket, window_start, hits) VALUES (${bucket}, ${windowStart}, ${delta})
+        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limits.hits + EXCLUDED.hits
         RETURNING hits`;
       if (windowStart !== lastSweep) {
         lastSweep = windowStart;
@@ -50,17 +50,71 @@ export function postgresRateLimitStore(sql: Sql): RateLimitStore {
 
 export async function redisRateLimitStore(url: string): Promise<RateLimitStore> {
   const { RedisClient } = await import("bun");
-  const client = new RedisClient(url);
+  // No offline queue: while Redis is down a command fails at once (consume then lets
+  // the request through) instead of holding the request until Redis returns.
+  const client = new RedisClient(url, { connectionTimeout: 5000, maxRetries: 3, enableOfflineQueue: false });
   await client.connect();
+  let reconnecting: Promise<void> | undefined;
   return {
-    async hit(bucket, windowStart, windowMs) {
+    async hit(bucket, windowStart, windowMs, delta = 1) {
+      // After its retries the client stays closed; later hits try again in the background.
+      if (!client.connected) reconnecting ??= client.connect().catch(() => {}).finally(() => (reconnecting = undefined));
       const key = `fl:rl:${bucket}:${windowStart}`;
-      const hits = await client.incr(key);
-      if (hits === 1) await client.pexpire(key, windowMs * 2);
+      const hits = await client.incrby(key, delta);
+      if (hits === delta) await client.pexpire(key, windowMs * 2);
       return hits;
     },
     async close() {
       client.close();
+    },
+  };
+}
+
+/**
+ * Puts a local counter in front of a shared store so the hot path makes no
+ * round trip: the first hit of a window asks the store for the global count,
+ * later hits count locally and are pushed every `flushMs`. Other processes'
+ * hits are therefore seen at most `flushMs` late; this process's are exact.
+ */
+export function batchedRateLimitStore(inner: RateLimitStore, flushMs = 50): RateLimitStore & { flush(): Promise<void> } {
+  const windows = new Map<string, { windowStart: number; windowMs: number; known: number; pending: number }>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const flush = async () => {
+    timer = undefined;
+    const work = [...windows].filter(([, w]) => w.pending > 0);
+    await Promise.all(
+      work.map(async ([bucket, w]) => {
+        const delta = w.pending;
+        w.pending -= delta;
+        try {
+          w.known = (await inner.hit(bucket, w.windowStart, w.windowMs, delta)) - w.pending;
+        } catch {
+          w.pending += delta; // try again next time
+        }
+      }),
+    );
+  };
+
+  return {
+    async hit(bucket, windowStart, windowMs, delta = 1) {
+      let w = windows.get(bucket);
+      if (!w || w.windowStart !== windowStart) {
+        if (windows.size > 100_000) for (const [k, v] of windows) if (v.windowStart < windowStart && v.pending === 0) windows.delete(k);
+        w = { windowStart, windowMs, known: 0, pending: 0 };
+        windows.set(bucket, w);
+        w.known = await inner.hit(bucket, windowStart, windowMs, delta);
+        return w.known + w.pending;
+      }
+      w.pending += delta;
+      timer ??= setTimeout(() => void flush(), flushMs);
+      return w.known + w.pending;
+    },
+    flush,
+    async close() {
+      if (timer) clearTimeout(timer);
+      await flush();
+      await inner.close?.();
     },
   };
 }

@@ -46,25 +46,25 @@ export class TokenVerifier {
   async verify(credential: string | undefined, host: "api" | "events"): Promise<Auth> {
     if (credential === undefined || credential === "") throw Errors.authRequired();
     if (!credential.startsWith(TOKEN_PREFIX) && !credential.startsWith(LEGACY_KEY_PREFIX)) throw Errors.invalidToken();
-    const hash = sha256Hex(credential);
     const now = this.clock.now();
     const ttl = host === "events" ? EVENTS_HOST_TTL_MS : API_HOST_TTL_MS;
-    const cached = this.cache.get(hash);
+    // Keyed by the credential itself so a hit costs no hashing; only the hash is ever stored in Postgres.
+    const cached = this.cache.get(credential);
     if (cached && now - cached.cachedAt < ttl) {
       if (cached.expiresAt !== null && cached.expiresAt <= now) throw Errors.invalidToken();
       return cached.auth;
     }
-    const entry = await this.lookup(hash, credential.startsWith(LEGACY_KEY_PREFIX), now);
+    const entry = await this.lookup(sha256Hex(credential), credential.startsWith(LEGACY_KEY_PREFIX), now);
     if (!entry) throw Errors.invalidToken();
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(hash, entry);
+    this.cache.set(credential, entry);
     if (entry.expiresAt !== null && entry.expiresAt <= now) throw Errors.invalidToken();
     return entry.auth;
   }
 
   /** Drops a revoked token at once (called in-process and from NOTIFY). */
   evict(tokenId: number): void {
-    for (const [hash, entry] of this.cache) if (entry.auth.tokenId === tokenId) this.cache.delete(hash);
+    for (const [credential, entry] of this.cache) if (entry.auth.tokenId === tokenId) this.cache.delete(credential);
   }
 
   clear(): void {

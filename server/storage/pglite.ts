@@ -15,6 +15,7 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgr
   await mkdir(dir, { recursive: true });
   const db = await PGlite.create(dir);
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 32 });
+  oneConnectionAtATime(server, db);
   await server.start();
   return {
     url: `postgres://postgres@${server.getServerConn()}/postgres`,
@@ -22,5 +23,47 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgr
       await server.stop();
       await db.close();
     },
+  };
+}
+
+interface MessageQueue {
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number>;
+  clearQueueForHandler(handlerId: number): void;
+}
+
+/** Extended-protocol messages after which the same connection must continue: Parse, Bind, Describe, Execute, Close, Flush. */
+const CONTINUED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket runs one message at a time but interleaves connections between
+ * messages, while every connection shares PGlite's single session. A query of the
+ * extended protocol spans several messages (Parse, Bind, Execute ... Sync) around
+ * the session's unnamed portal, so another connection's Bind or Sync in between
+ * destroys it ("portal \"\" does not exist") or answers with the wrong rows. So a
+ * connection keeps the session from its first message until a message that ends
+ * its exchange (Sync, simple Query) leaves no transaction open.
+ */
+function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
+  let owner: number | null = null;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    owner = null;
+    for (const wake of waiting.splice(0)) wake();
+  };
+  const enqueue = queue.enqueue.bind(queue);
+  queue.enqueue = async (handlerId, message, onData) => {
+    while (owner !== null && owner !== handlerId) await new Promise<void>((wake) => waiting.push(wake));
+    owner = handlerId;
+    try {
+      return await enqueue(handlerId, message, onData);
+    } finally {
+      if (!CONTINUED.has(message[0]!) && !db.isInTransaction()) release();
+    }
+  };
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (handlerId) => {
+    clear(handlerId);
+    if (owner === handlerId) release();
   };
 }

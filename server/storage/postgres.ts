@@ -26,12 +26,24 @@ export function connectPostgres(url: string, opts: { max?: number; connectTimeou
 }
 
 /**
+ * Embedded PGlite serves every connection from one session, where advisory locks
+ * are re-entrant and exclude nothing; migrators of one process also queue here.
+ */
+let migrating: Promise<unknown> = Promise.resolve();
+
+/**
  * Applies every `NNNN_name.sql` not yet recorded, in order, each in its own
  * transaction. A session advisory lock makes concurrent starts wait for the
  * first migrator instead of racing it. `afterMigrate` runs under the same lock
  * (first-start bootstrap must not race either).
  */
-export async function migrate(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
+export function migrate(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
+  const run = migrating.then(() => migrateLocked(sql, afterMigrate));
+  migrating = run.catch(() => {});
+  return run;
+}
+
+async function migrateLocked(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
   const applied: string[] = [];
   const reserved = await sql.reserve();
   try {

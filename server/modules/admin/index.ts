@@ -30,7 +30,8 @@ export function adminModule(deps: Deps, adminKey: string) {
   };
 
   return new Elysia({ prefix: "/admin/v1", name: "frameline.admin", detail: { tags: ["Operator"] } } as never)
-    .onBeforeHandle(({ request }) => {
+    // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
+    .onTransform(({ request }) => {
       const credential = credentialOf(request.headers);
       if (credential === undefined || credential === "") throw Errors.authRequired();
       if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
@@ -62,7 +63,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         const { token, secret } = await admin.createToken(deps, workspace.id, {
           name: body.name,
           scopes: body.scopes.filter(isScope),
-          expiresInDays: body.expires_in_days,
+          expiresInDays: body.expires_in_days ?? undefined,
         });
         set.status = 201;
         return { token: admin.toToken(token), secret };
@@ -72,7 +73,8 @@ export function adminModule(deps: Deps, adminKey: string) {
         body: t.Object({
           name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
           scopes: t.Array(t.String(), { error: "The scopes must be a list of scope names." }),
-          expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." })),
+          // SPEC.md "Authentication" 3: blank (omitted or null) means never expires.
+          expires_in_days: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." }))),
         }),
         detail: { summary: "Mint a scoped token", description: `The plaintext \`secret\` is shown once. Scopes: ${Object.entries(Scopes).map(([s, v]) => `\`${s}\` (${v.grants})`).join("; ")}.` },
         response: { 201: t.Object({ token: Token, secret: t.String() }) },
@@ -125,6 +127,17 @@ export function adminModule(deps: Deps, adminKey: string) {
         detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
         response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
       },
-    );
+    )
+    // The dashboard's Settings lists what was declared and configured (CONTRACT.md has only the writes).
+    .get("/workspaces/:id/custom-metrics", async ({ params }) => ({ metrics: await admin.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }), {
+      params: WorkspaceParams,
+      detail: { summary: "List declared custom metrics" },
+      response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
+    })
+    .get("/workspaces/:id/integrations", async ({ params }) => ({ integrations: await admin.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }), {
+      params: WorkspaceParams,
+      detail: { summary: "List configured integrations" },
+      response: { 200: t.Object({ integrations: t.Array(t.Object({ name: t.String(), browser_fallback: t.Boolean() })) }) },
+    });
 }
 

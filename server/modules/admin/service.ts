@@ -97,3 +97,11 @@ export async function setIntegration(sql: Sql, workspaceId: number, name: string
     INSERT INTO integrations (workspace_id, name, browser_fallback) VALUES (${workspaceId}, ${name}, ${browserFallback})
     ON CONFLICT (workspace_id, name) DO UPDATE SET browser_fallback = EXCLUDED.browser_fallback, updated_at = now()`;
 }
+
+export async function listMetrics(sql: Sql, workspaceId: number): Promise<{ name: string }[]> {
+  return [...(await sql<{ name: string }[]>`SELECT name FROM custom_metrics WHERE workspace_id = ${workspaceId} ORDER BY name`)];
+}
+
+export async function listIntegrations(sql: Sql, workspaceId: number): Promise<{ name: string; browser_fallback: boolean }[]> {
+  return [...(await sql<{ name: string; browser_fallback: boolean }[]>`SELECT name, browser_fallback FROM integrations WHERE workspace_id = ${workspaceId} ORDER BY name`)];
+}

@@ -6,8 +6,10 @@ import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
+import { documented, errorResponses } from "../../http/openapi-docs.ts";
 import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
+import { playerConfig } from "../encoding/player-config.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
 
@@ -20,6 +22,7 @@ export function videosModule(deps: Deps) {
     return row;
   };
   const idFor = (raw: string) => parseId(raw) ?? raw;
+  const serialised = new WeakMap<object, string>();
 
   return new Elysia({ name: "frameline.videos", detail: { tags: ["Videos"] } } as never)
     .use(authPlugin(deps))
@@ -32,20 +35,26 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:read",
         query: ListVideosQuery,
-        detail: { summary: "List videos", description: "Paginated, slim videos. Unknown `sort` values fall back to `id`." },
+        detail: { summary: "List videos", description: "Paginated, slim videos. Unknown `sort` values fall back to `id`.", responses: errorResponses([422]) },
         response: { 200: t.Object({ data: t.Array(SlimVideo) }, { additionalProperties: true }) },
       },
     )
-    .get("/videos/:video", async ({ auth, params }) => ({ video: videos.toFullVideo(config, await findForRead(auth.workspaceId, params.video)) }), {
+    .get("/videos/:video", async ({ auth, params, set }) => {
+      const row = await findForRead(auth.workspaceId, params.video);
+      // Cached rows are shared objects, so their serialised body is computed once per row version.
+      let body = serialised.get(row);
+      if (body === undefined) serialised.set(row, (body = JSON.stringify({ video: videos.toFullVideo(config, row) })));
+      set.headers["content-type"] = "application/json;charset=utf-8";
+      return body;
+    }, {
       scope: "videos:read",
-      params: VideoParams,
-      detail: { summary: "Read a video" },
-      response: { 200: t.Object({ video: FullVideo }) },
+      // Documented, not validated at run time: this is the hottest read.
+      detail: { summary: "Read a video", responses: { ...documented(200, t.Object({ video: FullVideo })), ...errorResponses([404]) } },
     })
     .get("/videos/:video/settings", async ({ auth, params }) => ({ settings: videos.settingsOf(await findForRead(auth.workspaceId, params.video)) }), {
       scope: "videos:read",
       params: VideoParams,
-      detail: { summary: "Read a video's live settings", description: "Every option group, in the shape draft and deploy accept." },
+      detail: { summary: "Read a video's live settings", description: "Every option group, in the shape draft and deploy accept.", responses: errorResponses([404]) },
     })
     .get(
       "/videos/:video/status",
@@ -55,7 +64,7 @@ export function videosModule(deps: Deps) {
         if (!row) throw Errors.videoNotFound();
         return videos.toStatusRead(config, row);
       },
-      { scope: "videos:read", params: VideoParams, detail: { summary: "Processing status" }, response: { 200: StatusObject } },
+      { scope: "videos:read", params: VideoParams, detail: { summary: "Processing status", responses: errorResponses([404]) }, response: { 200: StatusObject } },
     )
     .post(
       "/videos",
@@ -67,7 +76,7 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         body: CreateVideoBody,
-        detail: { summary: "Create a video", description: "Creates an empty shell waiting for upload. Fires `video.created`." },
+        detail: { summary: "Create a video", description: "Creates an empty shell waiting for upload. Fires `video.created`.", responses: errorResponses([409, 422]) },
         response: { 201: t.Object({ video: FullVideo, status: StatusObject }) },
       },
     )
@@ -84,7 +93,7 @@ export function videosModule(deps: Deps) {
         scope: "videos:write",
         params: VideoParams,
         body: UpdateVideoBody,
-        detail: { summary: "Update title, folder or tags", description: "Touches nothing else; fires nothing." },
+        detail: { summary: "Update title, folder or tags", description: "Touches nothing else; fires nothing.", responses: errorResponses([404, 409, 422], { 404: "ModelNotFound" }) },
         response: { 200: t.Object({ video: FullVideo }) },
       },
     )
@@ -100,7 +109,7 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VideoParams,
-        detail: { summary: "Duplicate a video", description: "Same settings and player version, title `<title> (copy)`, no media." },
+        detail: { summary: "Duplicate a video", description: "Same settings and player version, title `<title> (copy)`, no media.", responses: errorResponses([404, 409], { 404: "ModelNotFound" }) },
         response: { 201: t.Object({ video: FullVideo }) },
       },
     )
@@ -116,8 +125,28 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VideoParams,
-        detail: { summary: "Delete a video", description: "Also deletes its pending draft. Fires `video.deleted`." },
+        detail: { summary: "Delete a video", description: "Also deletes its pending draft. Fires `video.deleted`.", responses: errorResponses([404, 409], { 404: "ModelNotFound" }) },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
-    );
+    )
+    .get(
+      "/videos/:video/embed",
+      async ({ auth, params, query }) => {
+        const embed = videos.embedFor(config, await findForRead(auth.workspaceId, params.video));
+        const plain = query.mode === "plain";
+        return { html: plain ? embed.plain_html : embed.html, mode: plain ? "plain" : "default", timed_events: [] as unknown[] };
+      },
+      {
+        scope: "videos:read",
+        params: VideoParams,
+        query: t.Object({ mode: t.Optional(t.String({ description: "`plain` for the plain-mode snippet" })) }),
+        detail: { summary: "Embed snippet", description: "`mode` says which snippet: `plain`, or `default` when not plain." },
+        response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: t.Array(t.Unknown()) }) },
+      },
+    )
+    .get("/videos/:video/config", async ({ auth, params }) => playerConfig(deps, await findForRead(auth.workspaceId, params.video)), {
+      scope: "videos:read",
+      params: VideoParams,
+      detail: { summary: "Player configuration", description: "Per orientation `{w, h, padding, aspectRatio}`, or null when there is no media yet." },
+    });
 }

@@ -40,6 +40,12 @@ export async function findVideo(sql: Db, workspaceId: number, id: number): Promi
   return row;
 }
 
+/** For the read cache only: callers check the workspace themselves. */
+export async function findVideoById(sql: Db, id: number): Promise<VideoRow | undefined> {
+  const [row]: [VideoRow?] = await sql`SELECT * FROM videos WHERE id = ${id}`;
+  return row;
+}
+
 export async function insertVideo(
   sql: Db,
   video: Pick<VideoRow, "workspace_id" | "title" | "folder_id" | "tags" | "player_version" | "plain_mode" | "settings"> & Partial<Pick<VideoRow, "default_orientation">>,

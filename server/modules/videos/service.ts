@@ -1,5 +1,5 @@
 /** The rules of SPEC.md "Videos"; knows nothing of HTTP. */
-import type { Deps } from "../../deps.ts";
+import { videoChanged, type Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
@@ -89,8 +89,10 @@ export function toStatusRead(config: Config, row: VideoRow) {
   return { id, code: row.code, title: row.title, folder_id: row.folder_id, ...rest, status_url: `${config.publicUrl}/api/v1/videos/${row.id}/status` };
 }
 
+/** Reads through the video cache; the workspace check runs on every hit. */
 export async function getVideo(deps: Deps, workspaceId: number, id: number): Promise<VideoRow | undefined> {
-  return repo.findVideo(deps.sql, workspaceId, id);
+  const row = (await deps.videoCache.load(id, () => repo.findVideoById(deps.sql, id))) as VideoRow | undefined;
+  return row && row.workspace_id === workspaceId ? row : undefined;
 }
 
 export async function listVideos(deps: Deps, workspaceId: number, query: ListVideosQuery) {
@@ -147,7 +149,7 @@ export async function updateVideo(deps: Deps, workspaceId: number, id: number, i
     const row = await repo.updateVideo(tx, workspaceId, id, input);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
     return row;
-  });
+  }).finally(() => videoChanged(deps, id));
 }
 
 /** Rule 4: same settings and player version, "<title> (copy)", never the media. */
@@ -174,7 +176,7 @@ export async function deleteVideo(deps: Deps, workspaceId: number, id: number): 
     const row = await repo.deleteVideo(tx, workspaceId, id);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
     await enqueueEvent(tx, workspaceId, LifecycleEvents.videoDeleted, { video_id: id });
-  });
+  }).finally(() => videoChanged(deps, id));
 }
 
 export function settingsOf(row: VideoRow): Settings {

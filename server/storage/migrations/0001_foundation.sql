@@ -116,3 +116,11 @@ CREATE TABLE integrations (
   updated_at       timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (workspace_id, name)
 );
+
+-- Processes that cache video rows hear about every change, whoever made it.
+CREATE FUNCTION notify_video_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('frameline_video_changed', OLD.id::text);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER videos_changed AFTER UPDATE OR DELETE ON videos FOR EACH ROW EXECUTE FUNCTION notify_video_changed();
