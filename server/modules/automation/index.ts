@@ -1,0 +1,78 @@
+/**
+ * Routes of SPEC.md "Automation-platform REST hooks" at `/{platform}/...` for
+ * zapier, make and n8n (CONTRACT.md). All five need webhooks:write and count
+ * as writes, GETs included (the scope is of the write kind).
+ */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { parseId } from "../../http/params.ts";
+import { EnvelopeSchema } from "../webhooks/model.ts";
+import { PLATFORMS, type Platform } from "./catalogue.ts";
+import * as automation from "./service.ts";
+
+const SubscribeBody = t.Object({
+  target_url: t.String({ minLength: 1, maxLength: 2048, error: "The target_url must be a URL of at most 2048 characters." }),
+  event: t.String({ minLength: 1, error: "The event must be a trigger key." }),
+});
+
+const UnknownTrigger = t.Object({ error: t.Literal("unknown_trigger") });
+
+function platformRoutes(deps: Deps, platform: Platform) {
+  const base = `/${platform}`;
+  const tag = { tags: ["Automation"] };
+  return new Elysia({ name: `frameline.automation.${platform}` } as never)
+    .use(authPlugin(deps))
+    .get(`${base}/me`, ({ auth }) => automation.me(deps, auth.workspaceId), {
+      scope: "webhooks:write",
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: the connected workspace` },
+      response: { 200: t.Object({ workspace_id: t.Integer(), workspace_name: t.String(), workspace_code: t.String() }) },
+    })
+    .get(`${base}/triggers`, () => automation.triggers(), {
+      scope: "webhooks:write",
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: trigger catalogue` },
+      response: { 200: t.Object({ triggers: t.Array(t.Object({ key: t.String(), event: t.String(), label: t.String(), description: t.String() })) }) },
+    })
+    .get(`${base}/triggers/:key/sample`, ({ auth, params }) => automation.sample(deps, auth.workspaceId, params.key), {
+      scope: "webhooks:write",
+      params: t.Object({ key: t.String() }),
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: one sample delivery`, description: "An unknown key answers 404 `{error: \"unknown_trigger\"}`." },
+      response: { 200: t.Array(EnvelopeSchema), 404: UnknownTrigger },
+    })
+    .post(
+      `${base}/subscribe`,
+      async ({ auth, body, set }) => {
+        const created = await automation.subscribe(deps, auth.workspaceId, platform, body);
+        set.status = 201;
+        return created;
+      },
+      {
+        scope: "webhooks:write",
+        body: SubscribeBody,
+        detail: {
+          ...tag,
+          summary: `${PLATFORMS[platform]}: subscribe a REST hook`,
+          description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 422 \`{error: "unknown_trigger"}\`.`,
+        },
+        response: { 201: t.Object({ id: t.Integer(), event: t.String() }), 422: t.Union([UnknownTrigger, t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) })]) },
+      },
+    )
+    .delete(
+      `${base}/subscribe/:id`,
+      ({ auth, params, request, set }) =>
+        idempotent(deps, { auth, request, set }, null, async () => ({ status: 200, body: await automation.unsubscribe(deps, auth.workspaceId, parseId(params.id)) })),
+      {
+        scope: "webhooks:write",
+        params: t.Object({ id: t.String() }),
+        detail: { ...tag, summary: `${PLATFORMS[platform]}: unsubscribe`, description: "200 `{deleted: true}` even for an unknown or another workspace's id (which is left untouched). Honours Idempotency-Key." },
+        response: { 200: t.Object({ deleted: t.Boolean() }) },
+      },
+    );
+}
+
+export function automationModule(deps: Deps) {
+  let app = new Elysia({ name: "frameline.automation" } as never);
+  for (const platform of Object.keys(PLATFORMS) as Platform[]) app = app.use(platformRoutes(deps, platform)) as never;
+  return app;
+}
