@@ -1,0 +1,144 @@
+/**
+ * A 512 MiB file through init / PATCH (8 MiB chunks) / complete against `npm start`,
+ * against @tus/server with @tus/file-store on the same disk with the same chunk
+ * size, and against raw disk writes of the same chunks; alternating rounds in one
+ * run, median reported. Target (issue 3): >= 1.0x tus and >= 0.7x raw disk.
+ *
+ * Each server runs in its own process; the client loop is the same for both and
+ * reads each chunk from the source file on disk, as an uploading client would.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { report } from "./lib/report.ts";
+import { freePort, startServer } from "./lib/server.ts";
+
+const MiB = 1024 * 1024;
+const SIZE = Number(process.env.BENCH_UPLOAD_MIB ?? 512) * MiB;
+const CHUNK = 8 * MiB;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+// `bun bench/upload.bench.ts --tus <dir> <port>`: the baseline server, in its own process.
+if (process.argv[2] === "--tus") {
+  const { Server } = await import("@tus/server");
+  const { FileStore } = await import("@tus/file-store");
+  const tus = new Server({ path: "/files", datastore: new FileStore({ directory: process.argv[3]! }) });
+  Bun.serve({ port: Number(process.argv[4]), maxRequestBodySize: 2 * CHUNK, fetch: (req) => tus.handleWeb(req) });
+  console.log("ready");
+} else {
+  await main();
+}
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), "frameline-upload-bench-"));
+  const source = join(work, "source.mp4");
+  // An mp4 signature up front so complete accepts it; the rest is incompressible.
+  const header = new Uint8Array(32);
+  header.set(new TextEncoder().encode("\0\0\0\x20ftypisom\0\0\x02\0isomiso2avc1mp41"));
+  {
+    const fh = await open(source, "w");
+    const block = randomBytes(CHUNK);
+    block.set(header, 0);
+    for (let at = 0; at < SIZE; at += CHUNK) await fh.write(block, 0, Math.min(CHUNK, SIZE - at), at);
+    await fh.close();
+  }
+
+  const server = await startServer({ RATE_LIMIT_WRITES_PER_MINUTE: "1000000", IN_PROCESS_WORKERS: "0" });
+  const auth = { Authorization: `Bearer ${server.token}` };
+  const tusDir = join(work, "tus");
+  const tusPort = await freePort();
+  await Bun.$`mkdir -p ${tusDir}`.quiet();
+  const tus = Bun.spawn([process.execPath, import.meta.path, "--tus", tusDir, String(tusPort)], { stdout: "pipe", stderr: "inherit" });
+  const tusReader = tus.stdout.getReader();
+  await tusReader.read();
+  tusReader.releaseLock();
+
+  const chunkBody = (at: number) => Bun.file(source).slice(at, Math.min(at + CHUNK, SIZE));
+
+  async function ours(): Promise<number> {
+    const created = await fetch(`${server.url}/api/v1/videos`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ title: "bench" }) });
+    const videoId = ((await created.json()) as { video: { id: number } }).video.id;
+    const start = performance.now();
+    const init = await fetch(`${server.url}/api/v1/videos/${videoId}/upload/init`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ filename: "bench.mp4", size: SIZE, mime_type: "video/mp4" }),
+    });
+    const session = (await init.json()) as { upload_url: string };
+    for (let at = 0; at < SIZE; at += CHUNK) {
+      const res = await fetch(session.upload_url, { method: "PATCH", headers: { ...auth, "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) }, body: chunkBody(at) });
+      if (res.status !== 200) throw new Error(`PATCH ${at}: ${res.status} ${await res.text()}`);
+    }
+    const done = await fetch(`${session.upload_url}/complete`, { method: "POST", headers: auth });
+    if (done.status !== 202) throw new Error(`complete: ${done.status} ${await done.text()}`);
+    return performance.now() - start;
+  }
+
+  async function baseline(): Promise<number> {
+    const start = performance.now();
+    const created = await fetch(`http://127.0.0.1:${tusPort}/files`, { method: "POST", headers: { "Tus-Resumable": "1.0.0", "Upload-Length": String(SIZE) } });
+    if (created.status !== 201) throw new Error(`tus create: ${created.status}`);
+    const url = new URL(created.headers.get("location")!, `http://127.0.0.1:${tusPort}`).toString();
+    for (let at = 0; at < SIZE; at += CHUNK) {
+      const res = await fetch(url, { method: "PATCH", headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) }, body: chunkBody(at) });
+      if (res.status !== 204) throw new Error(`tus PATCH ${at}: ${res.status}`);
+    }
+    return performance.now() - start;
+  }
+
+  async function rawDisk(): Promise<number> {
+    const target = join(work, `raw-${Math.random().toString(36).slice(2)}.bin`);
+    const start = performance.now();
+    const out = await open(target, "w");
+    const src = await open(source, "r");
+    const buffer = new Uint8Array(CHUNK);
+    for (let at = 0; at < SIZE; at += CHUNK) {
+      const { bytesRead } = await src.read(buffer, 0, Math.min(CHUNK, SIZE - at), at);
+      await out.write(buffer, 0, bytesRead, at);
+    }
+    await src.close();
+    await out.close();
+    const ms = performance.now() - start;
+    await rm(target);
+    return ms;
+  }
+
+  const times = { ours: [] as number[], tus: [] as number[], raw: [] as number[] };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      times.raw.push(await rawDisk());
+      times.tus.push(await baseline());
+      await rm(tusDir, { recursive: true, force: true });
+      await Bun.$`mkdir -p ${tusDir}`.quiet();
+      times.ours.push(await ours());
+    }
+  } finally {
+    tus.kill();
+    await tus.exited;
+    await server.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const mbps = (ms: number) => SIZE / 1e6 / (ms / 1000);
+  const o = mbps(median(times.ours));
+  const t = mbps(median(times.tus));
+  const r = mbps(median(times.raw));
+  await report(
+    "upload",
+    `Resumable upload of ${SIZE / MiB} MiB in 8 MiB chunks (median of ${ROUNDS} rounds)`,
+    [
+      { side: "frameline init/PATCH/complete", "MB/s": o, "ms": median(times.ours), ratio: 1 },
+      { side: "@tus/server + @tus/file-store", "MB/s": t, "ms": median(times.tus), ratio: o / t },
+      { side: "raw disk write (same chunks)", "MB/s": r, "ms": median(times.raw), ratio: o / r },
+    ],
+    {
+      ratio_vs_tus: Number((o / t).toFixed(3)),
+      ratio_vs_raw: Number((o / r).toFixed(3)),
+      target: "ratio_vs_tus >= 1.0, ratio_vs_raw >= 0.7",
+      met: o / t >= 1 && o / r >= 0.7,
+      rounds_ms: times,
+    },
+  );
+}

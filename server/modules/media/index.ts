@@ -1,0 +1,95 @@
+/**
+ * `/media/*`: encoded media (HLS playlists, segments, posters) served from the
+ * media BlobStore when no CDN base URL is configured. Range requests (players
+ * seek with them), exact content types and open CORS (the player runs on
+ * customers' pages). Only `videos/` is public: uploaded sources stay private.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { BlobError, BlobErrorCode, type ByteRange } from "../../storage/blob/index.ts";
+import { PUBLIC_PREFIX } from "../encoding/keys.ts";
+
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, ETag",
+};
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n`; undefined for anything else (served whole, as RFC 9110 allows). */
+export function parseRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix) };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? undefined : Number(match[2]);
+  if (end !== undefined && end < start) return undefined;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+function notFound(): Response {
+  return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+export function mediaModule(deps: Deps) {
+  const serve = async (request: Request, key: string, head: boolean): Promise<Response> => {
+    const store = deps.blobs.media;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(key);
+    } catch {
+      return notFound();
+    }
+    if (!decoded.startsWith(PUBLIC_PREFIX)) return notFound();
+    try {
+      const info = await store.head(decoded);
+      if (!info) return notFound();
+      const headers: Record<string, string> = {
+        ...CORS,
+        "Accept-Ranges": "bytes",
+        "Content-Type": info.contentType ?? "application/octet-stream",
+        "Cache-Control": info.cacheControl ?? "public, max-age=60",
+      };
+      if (info.etag) headers.ETag = info.etag;
+      if (info.lastModified) headers["Last-Modified"] = info.lastModified.toUTCString();
+      if (info.etag && request.headers.get("if-none-match") === info.etag) return new Response(null, { status: 304, headers });
+      const range = parseRange(request.headers.get("range"), info.size);
+      if (range === "unsatisfiable") {
+        return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${info.size}` } });
+      }
+      if (head) return new Response(null, { status: 200, headers: { ...headers, "Content-Length": String(info.size) } });
+      const object = await store.get(decoded, range);
+      if (!object) return notFound();
+      if (range && object.range) {
+        const { start, end } = object.range;
+        return new Response(object.body, {
+          status: 206,
+          headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${object.size}`, "Content-Length": String(end - start + 1) },
+        });
+      }
+      return new Response(object.body, { status: 200, headers: { ...headers, "Content-Length": String(object.size) } });
+    } catch (error) {
+      if (error instanceof BlobError && error.code === BlobErrorCode.InvalidKey) return notFound();
+      if (error instanceof BlobError && error.code === BlobErrorCode.InvalidRange) {
+        return new Response(null, { status: 416, headers: { ...CORS } });
+      }
+      throw error;
+    }
+  };
+
+  return new Elysia({ name: "frameline.media", detail: { tags: ["Media"], hide: true } } as never)
+    .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
+    .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
+    .options(
+      "/media/*",
+      () =>
+        new Response(null, {
+          status: 204,
+          headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Allow-Headers": "Range, If-None-Match", "Access-Control-Max-Age": "86400" },
+        }),
+      { detail: { hide: true } },
+    );
+}

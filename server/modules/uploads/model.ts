@@ -1,0 +1,35 @@
+/** Wire schemas of SPEC.md "Uploads" and "Upload session". */
+import { t } from "elysia";
+import { oneOf } from "../../http/schemas.ts";
+
+/** SPEC.md "Uploads": accepted declared types (declared only: the bytes decide). */
+export const MIME_TYPES = ["video/mp4", "video/quicktime", "video/x-m4v", "video/x-msvideo", "video/webm", "video/ogg", "video/3gpp", "video/x-matroska"] as const;
+export const ORIENTATIONS = ["landscape", "portrait"] as const;
+export type OrientationName = (typeof ORIENTATIONS)[number];
+
+/** SPEC.md "Limits". */
+export const CHUNK_SIZE = 8_388_608;
+export const MAX_FILE_SIZE = 5_368_709_120;
+export const SESSION_LIFETIME_MS = 24 * 60 * 60_000;
+
+export const InitUploadBody = t.Object({
+  filename: t.String({ minLength: 1, maxLength: 255, error: "The filename must be a string of 1 to 255 characters." }),
+  size: t.Integer({ minimum: 1, maximum: MAX_FILE_SIZE, error: `The size must be an integer from 1 to ${MAX_FILE_SIZE}.` }),
+  mime_type: oneOf(MIME_TYPES, { error: `The mime_type must be one of ${MIME_TYPES.join(", ")}.` }),
+  orientation: t.Optional(oneOf(ORIENTATIONS, { error: "The orientation must be landscape or portrait." })),
+});
+export type InitUploadBody = typeof InitUploadBody.static;
+
+export const UploadSession = t.Object({
+  upload_id: t.String({ pattern: "^flup_[0-9a-f]+$" }),
+  video_id: t.Optional(t.Integer()),
+  chunk_size: t.Integer(),
+  offset: t.Integer(),
+  size: t.Integer(),
+  expires_at: t.String({ format: "date-time" }),
+  upload_url: t.String(),
+});
+
+export const ChunkReply = t.Object({ offset: t.Integer(), size: t.Integer() });
+export const UploadParams = t.Object({ upload: t.String({ description: "Upload id (flup_...)" }) });
+export const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });

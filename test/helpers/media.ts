@@ -1,0 +1,97 @@
+/**
+ * Short test clips made by the real ffmpeg (lavfi testsrc + sine), generated once
+ * per machine into the temp dir. Tiny on purpose: encoder tests must run in seconds.
+ */
+import { mkdir, rename, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const DIR = join(tmpdir(), "frameline-test-clips-v1");
+
+type ClipName = "landscape" | "portrait" | "vp9" | "big" | "corrupt" | "text";
+
+const FILES: Record<ClipName, string> = {
+  landscape: "landscape-640x360.mp4",
+  portrait: "portrait-360x640.mp4",
+  vp9: "vp9-opus-320x180.webm",
+  big: "big-noise-640x360.mp4",
+  corrupt: "corrupt.mp4",
+  text: "notes.txt",
+};
+
+async function ffmpeg(args: string[]): Promise<void> {
+  const proc = Bun.spawn(["ffmpeg", "-hide_banner", "-v", "error", "-y", "-nostdin", ...args], { stdout: "ignore", stderr: "pipe" });
+  const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`ffmpeg failed: ${err}`);
+}
+
+const source = (w: number, h: number, seconds: number) => ["-f", "lavfi", "-i", `testsrc=size=${w}x${h}:rate=25:duration=${seconds}`, "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`];
+
+async function make(name: ClipName, out: string): Promise<void> {
+  switch (name) {
+    case "landscape":
+      // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded.
+      return ffmpeg([...source(640, 360, 3), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-c:a", "aac", "-shortest", "-f", "mp4", out]);
+    case "portrait":
+      return ffmpeg([...source(360, 640, 2), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-c:a", "aac", "-shortest", "-f", "mp4", out]);
+    case "vp9":
+      return ffmpeg([...source(320, 180, 2), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus", "-shortest", "-f", "webm", out]);
+    case "big":
+      // Noise barely compresses: about 10-20 MB in 3 s, so a resumable upload takes several 8 MiB chunks.
+      return ffmpeg([
+        "-f", "lavfi", "-i", "nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128",
+        "-f", "lavfi", "-i", "sine=frequency=300:duration=3",
+        "-c:v", "libx264", "-preset", "ultrafast", "-qp", "4", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-f", "mp4", out,
+      ]);
+    case "corrupt": {
+      // A real ftyp box (passes the signature check), then garbage: only ffprobe can tell.
+      const real = new Uint8Array(await Bun.file(await clip("landscape")).arrayBuffer());
+      const junk = new Uint8Array(64 * 1024);
+      for (let i = 0; i < junk.length; i++) junk[i] = (i * 2654435761) >>> 24;
+      const ftypLength = new DataView(real.buffer).getUint32(0);
+      await Bun.write(out, new Blob([real.subarray(0, ftypLength), junk]));
+      return;
+    }
+    case "text":
+      await Bun.write(out, "These are meeting notes, not a video.\n".repeat(200));
+      return;
+  }
+}
+
+const pending = new Map<ClipName, Promise<string>>();
+
+/** Path of a generated clip (made on first use). */
+export function clip(name: ClipName): Promise<string> {
+  let p = pending.get(name);
+  if (!p) {
+    p = (async () => {
+      await mkdir(DIR, { recursive: true });
+      const path = join(DIR, FILES[name]);
+      if (await stat(path).catch(() => undefined)) return path;
+      const tmp = `${path}.${process.pid}.tmp`;
+      await make(name, tmp);
+      await rename(tmp, path);
+      return path;
+    })();
+    pending.set(name, p);
+  }
+  return p;
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
+  return hasher.digest("hex");
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+}
+
+/** ffprobe's verdict on a (local or http) playlist: the streams it finds, or its error. */
+export async function ffprobeStreams(url: string): Promise<{ ok: boolean; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; error: string }> {
+  const proc = Bun.spawn(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", url], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const streams = code === 0 ? ((JSON.parse(out) as { streams?: never[] }).streams ?? []) : [];
+  return { ok: code === 0, streams, error: err };
+}
