@@ -1,8 +1,11 @@
 /**
  * The registry of option groups every video carries (SPEC.md "Settings option
- * groups"): name, defaults, and whether `copy_from` copies it or the API may
- * set it. Inner validation of each group lives with the settings module.
+ * groups"): name, defaults, inner schema, and whether `copy_from` copies it or
+ * the API may set it. Schemas type the fields we know and let unknown nested
+ * keys through, because SPEC.md "Video settings" rule 3 says nested keys are not
+ * filtered. validation.ts runs them on the merged result (rule 4).
  */
+import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 
 export interface OptionGroup {
   name: string;
@@ -11,59 +14,186 @@ export interface OptionGroup {
   /** The five groups draft/deploy drop silently (SPEC.md "Video settings" rule 3). */
   apiWritable: boolean;
   defaults: Record<string, unknown>;
+  /** Inner validation of the group, run on merged settings. */
+  schema: TObject;
 }
 
-const group = (name: string, defaults: Record<string, unknown>, flags: { copied?: boolean; apiWritable?: boolean } = {}): OptionGroup => ({
+/** Format name checked by validation.ts (registered there with TypeBox's FormatRegistry). */
+export const CSS_COLOR_FORMAT = "frameline-css-color";
+
+// ---- field helpers ----
+const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
+const bool = () => opt(Type.Boolean({ error: "must be true or false" }));
+const int = (minimum = 0, maximum?: number) =>
+  opt(Type.Integer({ minimum, ...(maximum === undefined ? {} : { maximum }), error: `must be an integer${maximum === undefined ? ` of at least ${minimum}` : ` from ${minimum} to ${maximum}`}` }));
+const num = (minimum = 0) => opt(Type.Number({ minimum, error: `must be a number of at least ${minimum}` }));
+const text = (maxLength = 1000) => opt(Type.Union([Type.String({ maxLength }), Type.Null()], { error: `must be a string of at most ${maxLength} characters, or null` }));
+const url = () => text(2048);
+const color = () => Type.String({ format: CSS_COLOR_FORMAT, error: "must be a valid CSS colour" });
+/** A colour the merged settings must always hold (SPEC.md: hard-required). */
+const requiredColor = () => color();
+const optColor = () => opt(Type.Union([color(), Type.Null()], { error: "must be a valid CSS colour or null" }));
+const oneOf = (values: readonly string[]) => opt(Type.Union(values.map((v) => Type.Literal(v)), { error: `must be one of ${values.join(", ")}` }));
+const list = (item: TSchema, maxItems = 500) => opt(Type.Array(item, { maxItems, error: `must be a list of at most ${maxItems} entries` }));
+const obj = (props: TProperties) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
+
+// ---- list entries ----
+const Chapter = obj({ time_s: opt(Type.Number({ minimum: 0, error: "must be a number of at least 0" })), title: text(255) });
+// Entry shapes the player reads (player/types.ts): a card shows from time_s for duration_s seconds.
+const CtaCard = obj({
+  time_s: num(),
+  duration_s: opt(Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { error: "must be a number of at least 0, or null" })),
+  text: text(500),
+  button_text: text(100),
+  url: url(),
+});
+const CaptionTrack = obj({ src: url(), srclang: text(16), label: text(100), default: bool() });
+export const PlaylistItem = obj({
+  video_code: Type.String({ minLength: 1, maxLength: 64, error: "must be a string of 1 to 64 characters" }),
+  title: text(255),
+  lesson_label: text(255),
+  duration_s: opt(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { error: "must be a whole number of seconds, or null" })),
+  thumb_url: url(),
+});
+const TimedEvent = obj({ time_s: num(), name: text(64) });
+
+const group = (
+  name: string,
+  defaults: Record<string, unknown>,
+  props: TProperties,
+  flags: { copied?: boolean; apiWritable?: boolean } = {},
+): OptionGroup => ({
   name,
   copied: flags.copied ?? false,
   apiWritable: flags.apiWritable ?? true,
   defaults,
+  schema: obj(props),
 });
+
+export const PLAYLIST_MODES = ["linear", "course"] as const;
+export const LESSON_NAVIGATION = ["sidebar", "next-button", "both", "none"] as const;
+export const PLAYLIST_CHROME = ["rail", "button"] as const;
 
 export const OPTION_GROUPS: readonly OptionGroup[] = [
   // The 18 groups copied by copy_from, in SPEC.md's order.
-  group("style_options", { main_color: "#2563eb", background_color: "#000000", text_color: "#ffffff", font_family: "system-ui", border_radius: 8, logo_url: null }, { copied: true }),
-  group("playback_options", { controls: true, show_play_button: true, allow_seek: true, allow_speed: true, loop: false, start_time_s: 0, preload: "metadata" }, { copied: true }),
-  group("autoplay_options", { enabled: false, muted: true, unmute_prompt: true, unmute_prompt_text: "Click to unmute" }, { copied: true }),
-  group("progress_options", { enabled: true, background_color: "#ffffff33", bar_color: "#2563eb", height_px: 4, fast_start: false }, { copied: true }),
-  group("actions_options", { enabled: false, actions: [] }, { copied: true, apiWritable: false }),
-  group("pixels_options", { enabled: false, facebook_pixel_id: null, google_tag_id: null, tiktok_pixel_id: null }, { copied: true }),
-  group("continue_watching_options", { enabled: true, prompt_text: "Continue where you left off?", min_seconds: 10 }, { copied: true }),
-  group("turbo_options", { enabled: false, preload_segments: 1 }, { copied: true }),
-  group("timed_events_options", { events: [] }, { copied: true }),
-  group("user_events_options", { enabled: false, events: [] }, { copied: true }),
-  group("chapters_options", { enabled: false, chapters: [] }, { copied: true }),
-  group("playlist_options", { enabled: false, playback_mode: "linear", playlist_code: null, items: [], auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "sidebar", playlist_chrome: "rail" }, { copied: true }),
-  group("engagement_options", { enabled: true, heartbeat_s: 5 }, { copied: true }),
-  group("lead_form_options", { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", skippable: true }, { copied: true }),
-  group("notes_options", { enabled: false, notes: [] }, { copied: true }),
-  group("quiz_options", { enabled: false, questions: [] }, { copied: true }),
-  group("watch_gate_options", { enabled: false, gate_time_s: 0, message: null }, { copied: true }),
-  group("cross_device_resume_options", { enabled: false }, { copied: true }),
+  group(
+    "style_options",
+    { main_color: "#2563eb", background_color: "#000000", text_color: "#ffffff", font_family: "system-ui", border_radius: 8, logo_url: null },
+    { main_color: requiredColor(), background_color: requiredColor(), text_color: optColor(), font_family: text(255), border_radius: int(0, 64), logo_url: url() },
+    { copied: true },
+  ),
+  group(
+    "playback_options",
+    { controls: true, show_play_button: true, allow_seek: true, allow_speed: true, loop: false, start_time_s: 0, preload: "metadata", hls_engine: "auto" },
+    {
+      controls: bool(),
+      show_play_button: bool(),
+      allow_seek: bool(),
+      allow_speed: bool(),
+      loop: bool(),
+      start_time_s: num(),
+      preload: oneOf(["none", "metadata", "auto"]),
+      hls_engine: oneOf(["auto", "hlsjs", "native"]),
+    },
+    { copied: true },
+  ),
+  group(
+    "autoplay_options",
+    { enabled: false, muted: true, unmute_prompt: true, unmute_prompt_text: "Click to unmute" },
+    { enabled: bool(), muted: bool(), unmute_prompt: bool(), unmute_prompt_text: text(255) },
+    { copied: true },
+  ),
+  group(
+    "progress_options",
+    { enabled: true, background_color: "#ffffff33", bar_color: "#2563eb", height_px: 4, fast_start: false },
+    { enabled: bool(), background_color: requiredColor(), bar_color: requiredColor(), height_px: int(1, 32), fast_start: bool() },
+    { copied: true },
+  ),
+  group("actions_options", { enabled: false, actions: [] }, { enabled: bool(), actions: list(obj({})) }, { copied: true, apiWritable: false }),
+  group(
+    "pixels_options",
+    { enabled: false, facebook_pixel_id: null, google_tag_id: null, tiktok_pixel_id: null },
+    { enabled: bool(), facebook_pixel_id: text(64), google_tag_id: text(64), tiktok_pixel_id: text(64) },
+    { copied: true },
+  ),
+  group(
+    "continue_watching_options",
+    { enabled: true, prompt_text: "Continue where you left off?", min_seconds: 10 },
+    { enabled: bool(), prompt_text: text(255), min_seconds: num() },
+    { copied: true },
+  ),
+  group("turbo_options", { enabled: false, preload_segments: 1 }, { enabled: bool(), preload_segments: int(0, 10) }, { copied: true }),
+  group("timed_events_options", { events: [] }, { events: list(TimedEvent) }, { copied: true }),
+  group("user_events_options", { enabled: false, events: [] }, { enabled: bool(), events: list(obj({})) }, { copied: true }),
+  group("chapters_options", { enabled: false, chapters: [] }, { enabled: bool(), chapters: list(Chapter) }, { copied: true }),
+  group(
+    "playlist_options",
+    { enabled: false, playback_mode: "linear", playlist_code: null, items: [], auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "sidebar", playlist_chrome: "rail" },
+    {
+      enabled: bool(),
+      playback_mode: oneOf(PLAYLIST_MODES),
+      playlist_code: text(128),
+      items: list(PlaylistItem, 1000),
+      auto_advance: bool(),
+      auto_advance_delay_ms: int(0, 30000),
+      loop: bool(),
+      lesson_navigation: oneOf(LESSON_NAVIGATION),
+      playlist_chrome: oneOf(PLAYLIST_CHROME),
+    },
+    { copied: true },
+  ),
+  group("engagement_options", { enabled: true, heartbeat_s: 5 }, { enabled: bool(), heartbeat_s: int(1, 60) }, { copied: true }),
+  group(
+    "lead_form_options",
+    { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", skippable: true },
+    { enabled: bool(), time_s: num(), fields: list(Type.String({ maxLength: 64 }), 20), title: text(255), skippable: bool() },
+    { copied: true },
+  ),
+  group("notes_options", { enabled: false, notes: [] }, { enabled: bool(), notes: list(obj({})) }, { copied: true }),
+  group("quiz_options", { enabled: false, questions: [] }, { enabled: bool(), questions: list(obj({})) }, { copied: true }),
+  group("watch_gate_options", { enabled: false, gate_time_s: 0, message: null }, { enabled: bool(), gate_time_s: num(), message: text(500) }, { copied: true }),
+  group("cross_device_resume_options", { enabled: false }, { enabled: bool() }, { copied: true }),
   // The rest a VSL player needs.
-  group("captions_options", { enabled: false, default_language: null, tracks: [], font_size: "medium" }),
-  group("cta_cards_options", { enabled: false, cards: [] }),
-  group("cloak_options", { enabled: false }, { apiWritable: false }),
-  group("headline_options", { enabled: false, text: null, color: "#ffffff" }, { apiWritable: false }),
-  group("pitch_time_options", { enabled: false, time_s: null }, { apiWritable: false }),
-  group("share_options", { enabled: false, networks: [] }, { apiWritable: false }),
-  group("controls_options", { play: true, progress: true, time: true, volume: true, fullscreen: true, settings: true, pip: false }),
-  group("thumbnail_options", { mode: "poster", custom_url: null, show_play_overlay: true }),
-  group("end_screen_options", { mode: "last_frame", text: null, button_text: null, button_url: null }),
-  group("speed_options", { speeds: [0.5, 1, 1.25, 1.5, 2], default_speed: 1 }),
-  group("sticky_options", { enabled: false, position: "bottom-right" }),
-  group("exit_intent_options", { enabled: false, message: null }),
-  group("countdown_options", { enabled: false, ends_at: null, text: null }),
-  group("split_test_options", { enabled: false, split_test_id: null, variations: [] }),
-  group("seo_options", { title: null, description: null, transcript_enabled: false }),
-  group("branding_options", { show_logo: false, logo_url: null, logo_link: null, watermark: false }),
-  group("analytics_options", { enabled: true, track_ip: false }),
-  group("transcript_options", { enabled: false, language: null }),
+  group(
+    "captions_options",
+    { enabled: false, default_language: null, tracks: [], font_size: "medium" },
+    { enabled: bool(), default_language: text(16), tracks: list(CaptionTrack, 50), font_size: oneOf(["small", "medium", "large"]) },
+  ),
+  group("cta_cards_options", { enabled: false, cards: [] }, { enabled: bool(), cards: list(CtaCard, 100) }),
+  group("cloak_options", { enabled: false }, { enabled: bool() }, { apiWritable: false }),
+  group("headline_options", { enabled: false, text: null, color: "#ffffff" }, { enabled: bool(), text: text(500), color: optColor() }, { apiWritable: false }),
+  group("pitch_time_options", { enabled: false, time_s: null }, { enabled: bool() }, { apiWritable: false }),
+  group("share_options", { enabled: false, networks: [] }, { enabled: bool(), networks: list(Type.String({ maxLength: 32 }), 20) }, { apiWritable: false }),
+  group(
+    "controls_options",
+    { play: true, progress: true, time: true, volume: true, fullscreen: true, settings: true, pip: false },
+    { play: bool(), progress: bool(), time: bool(), volume: bool(), fullscreen: bool(), settings: bool(), pip: bool() },
+  ),
+  group("thumbnail_options", { mode: "poster", custom_url: null, show_play_overlay: true }, { mode: oneOf(["poster", "custom", "none"]), custom_url: url(), show_play_overlay: bool() }),
+  group(
+    "end_screen_options",
+    { mode: "last_frame", text: null, button_text: null, button_url: null },
+    { mode: oneOf(["last_frame", "poster", "replay", "text"]), text: text(500), button_text: text(100), button_url: url() },
+  ),
+  group(
+    "speed_options",
+    { speeds: [0.5, 1, 1.25, 1.5, 2], default_speed: 1 },
+    { speeds: list(Type.Number({ exclusiveMinimum: 0, maximum: 16 }), 16), default_speed: opt(Type.Number({ exclusiveMinimum: 0, maximum: 16, error: "must be a number above 0 and at most 16" })) },
+  ),
+  group("sticky_options", { enabled: false, position: "bottom-right" }, { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]) }),
+  group("exit_intent_options", { enabled: false, message: null }, { enabled: bool(), message: text(500) }),
+  group("countdown_options", { enabled: false, ends_at: null, text: null }, { enabled: bool(), ends_at: text(64), text: text(255) }),
+  group("split_test_options", { enabled: false, split_test_id: null, variations: [] }, { enabled: bool(), variations: list(obj({}), 20) }),
+  group("seo_options", { title: null, description: null, transcript_enabled: false }, { title: text(255), description: text(2000), transcript_enabled: bool() }),
+  group("branding_options", { show_logo: false, logo_url: null, logo_link: null, watermark: false }, { show_logo: bool(), logo_url: url(), logo_link: url(), watermark: bool() }),
+  group("analytics_options", { enabled: true, track_ip: false }, { enabled: bool(), track_ip: bool() }),
+  group("transcript_options", { enabled: false, language: null }, { enabled: bool(), language: text(16) }),
 ];
 
 export const GROUP_NAMES = OPTION_GROUPS.map((g) => g.name);
 export const COPIED_GROUPS = OPTION_GROUPS.filter((g) => g.copied).map((g) => g.name);
 export const READ_ONLY_GROUPS = OPTION_GROUPS.filter((g) => !g.apiWritable).map((g) => g.name);
+export const API_WRITABLE_GROUPS = OPTION_GROUPS.filter((g) => g.apiWritable).map((g) => g.name);
 
 export type Settings = Record<string, Record<string, unknown>>;
 
@@ -72,9 +202,12 @@ export function defaultSettings(): Settings {
   return Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, structuredClone(g.defaults)]));
 }
 
-/** Stored settings completed with defaults for groups added since the row was written. */
+/**
+ * Stored settings completed with defaults for groups added since the row was
+ * written. Shares the stored objects (callers must not mutate the result).
+ */
 export function withDefaults(stored: Settings): Settings {
-  const settings = defaultSettings();
-  for (const name of GROUP_NAMES) if (stored[name]) settings[name] = stored[name];
+  const settings: Settings = {};
+  for (const group of OPTION_GROUPS) settings[group.name] = stored[group.name] ?? structuredClone(group.defaults);
   return settings;
 }

@@ -1,0 +1,143 @@
+/**
+ * Player startup (DESIGN.md §4): play intent → first frame, and bytes fetched
+ * before play intent, in headless Chromium on a local HLS stream, next to
+ * hls.js alone on a bare page (script loaded with the page, attached on click).
+ * Each run is a fresh browser context (cold cache); medians are reported, on
+ * the loopback network and under a throttled "fast mobile" profile.
+ *
+ *   node_modules/.bin/bun bench/player.bench.ts [runs]
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import type { PlayerConfig } from "../player/types.ts";
+import { ROOT, buildCore, buildEntry, embedHtml, launchBrowser, makeHlsStream, page, serve, tempDir, type LocalServer } from "../test/helpers/browser.ts";
+
+const RUNS = Math.min(20, Math.max(1, Number(process.argv[2]) || 5));
+const CODE = "5a0e7d2c-1b3f-4c8e-9f00-benchbenchbe";
+const PROFILES = {
+  loopback: null,
+  // ~fast 4G: 9 Mbit/s down, 40 ms RTT.
+  throttled: { offline: false, latency: 40, downloadThroughput: 9e6 / 8, uploadThroughput: 1.5e6 / 8 },
+} as const;
+
+/** Instrumentation shared by every page: t0 at the pointer press, first frame by requestVideoFrameCallback. */
+const PROBE = `
+addEventListener("pointerdown", () => { window.__t0 = performance.now(); }, true);
+addEventListener("play", (e) => {
+  const v = e.target;
+  if (window.__armed) return; window.__armed = 1;
+  v.requestVideoFrameCallback(() => { window.__first = performance.now(); });
+}, true);`;
+
+interface Variant {
+  name: string;
+  path: string;
+  click: string;
+}
+
+function bytesBeforePlay(): { total: number; scripts: number } {
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+  const res = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+  const scripts = res.filter((r) => r.initiatorType === "script" || /\.m?js$/.test(new URL(r.name).pathname)).reduce((n, r) => n + r.transferSize, 0);
+  return { total: nav.transferSize + res.reduce((n, r) => n + r.transferSize, 0), scripts };
+}
+
+async function measure(browser: Browser, server: LocalServer, v: Variant, profile: keyof typeof PROFILES) {
+  const ctx = await browser.newContext({ viewport: { width: 960, height: 640 } });
+  try {
+    const p = await ctx.newPage();
+    await p.addInitScript(PROBE);
+    const conditions = PROFILES[profile];
+    if (conditions) {
+      const cdp = await ctx.newCDPSession(p);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", conditions);
+    }
+    await p.goto(server.url + v.path, { waitUntil: "networkidle" });
+    await p.waitForSelector(v.click);
+    const bytes = await p.evaluate(bytesBeforePlay);
+    await p.click(v.click);
+    await p.waitForFunction(() => (window as any).__first > 0, null, { timeout: 20000 });
+    const ms = await p.evaluate(() => (window as any).__first - (window as any).__t0);
+    return { ms, bytes };
+  } finally {
+    await ctx.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main() {
+  const dir = tempDir("fl-bench-");
+  const browser = await launchBrowser();
+  const server = serve({ "/media/": join(dir, "media"), "/cdn/p/": join(dir, "p"), "/vendor/": join(ROOT, "node_modules/hls.js/dist") });
+  try {
+    const [, core] = await Promise.all([makeHlsStream(join(dir, "media"), 6, "1280x720"), buildCore(join(dir, "p"))]);
+    const coreUrl = `${server.url}/cdn/p/${core.core}`;
+    const stream = `${server.url}/media/index.m3u8`;
+    const config = (engine: "hlsjs" | "auto"): PlayerConfig => ({
+      video: { id: 1, code: CODE, title: "Bench", workspace_code: "ws_bench", default_orientation: "landscape", plain_mode: false, landscape: { hls: stream, poster: `${server.url}/media/poster.jpg`, w: 1280, h: 720 }, portrait: null },
+      settings: { playback_options: { hls_engine: engine }, continue_watching_options: { enabled: false }, progress_options: { bar_color: "#ff8800", background_color: "#ffffff33" }, style_options: { main_color: "#2563eb", background_color: "#000000" } },
+      playlist: null,
+      events_url: server.url,
+    });
+    for (const engine of ["hlsjs", "auto"] as const) {
+      server.route(`/cdn/p/${engine}/${CODE}.js`, await buildEntry(config(engine), coreUrl), "text/javascript");
+      server.route(`/player-${engine}.html`, page(embedHtml(CODE, `${server.url}/cdn/p/${engine}/${CODE}.js`)));
+    }
+    server.route(
+      "/bare-hlsjs.html",
+      page(
+        `<video id="v" poster="/media/poster.jpg" style="width:100%;aspect-ratio:16/9;background:#000" playsinline></video><button id="play">Play</button>`,
+        `<script src="/vendor/hls.light.min.js"></script><script>document.addEventListener("click",function(e){if(e.target.id!=="play")return;var v=document.getElementById("v");var h=new Hls();h.loadSource(${JSON.stringify(stream)});h.attachMedia(v);v.play();});</script>`,
+      ),
+    );
+    server.route("/bare-native.html", page(`<video id="v" poster="/media/poster.jpg" style="width:100%;aspect-ratio:16/9" playsinline></video><button id="play" onclick="var v=document.getElementById('v');v.src=${JSON.stringify(stream).replace(/"/g, "&quot;")};v.play()">Play</button>`));
+
+    const variants: Variant[] = [
+      { name: "hls.js alone (bare page)", path: "/bare-hlsjs.html", click: "#play" },
+      { name: "Frameline player, hls.js engine", path: "/player-hlsjs.html", click: ".fl-big" },
+      { name: "Frameline player, auto engine", path: "/player-auto.html", click: ".fl-big" },
+      { name: "native <video> alone (bare page)", path: "/bare-native.html", click: "#play" },
+    ];
+    const results: Record<string, Record<string, { startup_ms_median: number; startup_ms_runs: number[]; bytes_before_play: number; script_bytes_before_play: number }>> = {};
+    for (const profile of Object.keys(PROFILES) as (keyof typeof PROFILES)[]) {
+      results[profile] = {};
+      const runs = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+      // One discarded warm-up round, then the variants interleaved so browser warm-up favours none.
+      for (let i = -1; i < RUNS; i++) {
+        for (const v of variants) {
+          const r = await measure(browser, server, v, profile);
+          if (i < 0) continue;
+          runs.get(v.name)!.push(Math.round(r.ms * 10) / 10);
+          const list = runs.get(v.name)!;
+          results[profile][v.name] = { startup_ms_median: median(list), startup_ms_runs: list, bytes_before_play: r.bytes.total, script_bytes_before_play: r.bytes.scripts };
+        }
+      }
+    }
+
+    const base = "hls.js alone (bare page)";
+    console.log(`\nplayer startup: play intent → first frame, median of ${RUNS} cold runs (Chromium ${browser.version()})\n`);
+    console.log("| network | page | startup ms | vs hls.js alone | bytes before play (all) | script bytes before play |");
+    console.log("|---|---|---:|---:|---:|---:|");
+    for (const [profile, rows] of Object.entries(results)) {
+      for (const [name, r] of Object.entries(rows)) {
+        const ratio = r.startup_ms_median / rows[base].startup_ms_median;
+        console.log(`| ${profile} | ${name} | ${r.startup_ms_median.toFixed(1)} | ${ratio.toFixed(2)}x | ${r.bytes_before_play} | ${r.script_bytes_before_play} |`);
+      }
+    }
+    mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+    writeFileSync(join(ROOT, "bench/results/player.json"), JSON.stringify({ bench: "player-startup", at: new Date().toISOString(), chromium: browser.version(), runs: RUNS, baseline: base, results }, null, 2) + "\n");
+    console.log("\nwritten: bench/results/player.json");
+  } finally {
+    await browser.close();
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,124 @@
+/**
+ * The two esbuild builds of a player (DESIGN.md "Player code like hls.js"):
+ * the shared core, content-hashed and built once per process per source
+ * content, and the small per-video entry with the live settings baked in as
+ * `define` constants so features a video does not use drop out of its bundle.
+ */
+import * as esbuild from "esbuild";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+
+export interface PlayerSources {
+  /** Per-video entry source (default player/entry.ts). */
+  entry: string;
+  /** Shared core source (default player/core.ts). */
+  core: string;
+}
+
+export const DEFAULT_SOURCES: PlayerSources = {
+  entry: resolve(import.meta.dir, "..", "player", "entry.ts"),
+  core: resolve(import.meta.dir, "..", "player", "core.ts"),
+};
+
+export interface OutputFile {
+  /** Key relative to the CDN root, e.g. `p/core-AB12CD34.js`. */
+  key: string;
+  bytes: Uint8Array;
+}
+
+export interface CoreBuild {
+  /** The core's own file name, `core-<hash>.js`. */
+  coreFile: string;
+  /** The core and its lazy chunks (hls.js), every name content-hashed. */
+  files: OutputFile[];
+}
+
+/** The feature flags of SPEC.md's player, decided from the live settings. */
+export interface FeatureFlags {
+  chapters: boolean;
+  cta: boolean;
+  captions: boolean;
+  playlist: boolean;
+  autoplay: boolean;
+}
+
+interface CachedCore {
+  build: Promise<CoreBuild>;
+  /** Every local input of the build with its mtime and size, to notice an edit. */
+  stamps?: Map<string, string>;
+}
+
+const cores = new Map<string, CachedCore>();
+
+async function stampOf(path: string): Promise<string> {
+  const s = await stat(path).catch(() => undefined);
+  return s ? `${s.mtimeMs}:${s.size}` : "missing";
+}
+
+async function stillFresh(cached: CachedCore): Promise<boolean> {
+  if (!cached.stamps) return true; // still building
+  for (const [path, stamp] of cached.stamps) if ((await stampOf(path)) !== stamp) return false;
+  return true;
+}
+
+async function buildCore(corePath: string): Promise<{ core: CoreBuild; inputs: string[] }> {
+  const result = await esbuild.build({
+    entryPoints: [corePath],
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    minify: true,
+    entryNames: "core-[hash]",
+    chunkNames: "chunk-[hash]",
+    write: false,
+    outdir: "p",
+    metafile: true,
+    logLevel: "silent",
+  });
+  const outRoot = resolve("p");
+  const files = result.outputFiles.map((f) => ({ key: `p/${f.path.slice(outRoot.length + 1)}`, bytes: f.contents }));
+  const coreFile = files.find((f) => /^p\/core-[^/]+\.js$/.test(f.key));
+  if (!coreFile) throw new Error("esbuild produced no core file");
+  // Only the project's own sources can change under a running process.
+  const inputs = Object.keys(result.metafile!.inputs).filter((p) => !p.includes("node_modules")).map((p) => resolve(p));
+  return { core: { coreFile: coreFile.key.slice(2), files }, inputs };
+}
+
+/** The core build for this source, rebuilt only when one of its local inputs changed. */
+export async function coreFor(corePath: string): Promise<CoreBuild> {
+  const cached = cores.get(corePath);
+  if (cached && (await stillFresh(cached))) return cached.build;
+  const entry: CachedCore = {
+    build: buildCore(corePath).then(async ({ core, inputs }) => {
+      entry.stamps = new Map(await Promise.all(inputs.map(async (p) => [p, await stampOf(p)] as const)));
+      return core;
+    }),
+  };
+  entry.build.catch(() => cores.get(corePath) === entry && cores.delete(corePath));
+  cores.set(corePath, entry);
+  return entry.build;
+}
+
+/** Builds one video's entry: an IIFE with its config, core URL and feature flags baked in. */
+export async function buildEntry(entryPath: string, config: unknown, coreUrl: string, flags: FeatureFlags): Promise<Uint8Array> {
+  const result = await esbuild.build({
+    entryPoints: [entryPath],
+    bundle: true,
+    format: "iife",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+    define: {
+      __FL_CONFIG__: JSON.stringify(config),
+      __FL_CORE_URL__: JSON.stringify(coreUrl),
+      __FL_CHAPTERS__: String(flags.chapters),
+      __FL_CTA__: String(flags.cta),
+      __FL_CAPTIONS__: String(flags.captions),
+      __FL_PLAYLIST__: String(flags.playlist),
+      __FL_AUTOPLAY__: String(flags.autoplay),
+    },
+  });
+  const out = result.outputFiles[0];
+  if (!out) throw new Error("esbuild produced no entry file");
+  return out.contents;
+}

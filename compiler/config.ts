@@ -1,0 +1,136 @@
+/**
+ * `__FL_CONFIG__`, the object baked into a video's entry (the contract with
+ * player/): the video and its media, every live option group, the playlist
+ * with each item's media resolved in the same workspace, and the events URL.
+ */
+import type { Settings } from "../server/modules/settings/groups.ts";
+import type { VideoRow } from "../server/modules/videos/repo.ts";
+import type { FeatureFlags } from "./build.ts";
+
+export interface OrientationConfig {
+  hls: string | null;
+  poster: string | null;
+  w: number;
+  h: number;
+}
+
+export interface PlaylistItemConfig {
+  video_code: string;
+  title: string | null;
+  lesson_label: string | null;
+  duration_s: number | null;
+  thumb_url: string | null;
+  hls: string | null;
+  poster: string | null;
+}
+
+export interface PlayerConfig {
+  video: {
+    id: number;
+    code: string;
+    title: string;
+    workspace_code: string;
+    default_orientation: "landscape" | "portrait";
+    plain_mode: boolean;
+    landscape: OrientationConfig | null;
+    portrait: OrientationConfig | null;
+  };
+  settings: Settings;
+  playlist: null | {
+    playback_mode: string;
+    auto_advance: boolean;
+    auto_advance_delay_ms: number;
+    loop: boolean;
+    lesson_navigation: string;
+    playlist_chrome: string;
+    items: PlaylistItemConfig[];
+  };
+  events_url: string;
+}
+
+/** What the compiler knows about a video an item points at. */
+export type ItemMedia = Pick<VideoRow, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
+
+type Group = Record<string, unknown>;
+const group = (settings: Settings, name: string): Group => (settings[name] ?? {}) as Group;
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export function featureFlags(settings: Settings): FeatureFlags {
+  const chapters = group(settings, "chapters_options");
+  const cta = group(settings, "cta_cards_options");
+  const playlist = group(settings, "playlist_options");
+  return {
+    chapters: chapters.enabled === true && listOf(chapters.chapters).length > 0,
+    cta: cta.enabled === true && listOf(cta.cards).length > 0,
+    captions: group(settings, "captions_options").enabled === true,
+    playlist: playlist.enabled === true && listOf(playlist.items).length > 0,
+    autoplay: group(settings, "autoplay_options").enabled === true,
+  };
+}
+
+function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): OrientationConfig | null {
+  if (hls === null && poster === null) return null;
+  // The encoder stores the measured size in the media jsonb (as `w`/`h`; `width`/`height` also read); read it defensively.
+  const m = (media ?? {}) as { w?: unknown; h?: unknown; width?: unknown; height?: unknown };
+  const size = (...values: unknown[]) => values.find((v): v is number => typeof v === "number" && v > 0);
+  const w = size(m.w, m.width) ?? fallback[0];
+  const h = size(m.h, m.height) ?? fallback[1];
+  return { hls, poster, w, h };
+}
+
+/** The item codes a playlist references, to resolve their media in one query. */
+export function playlistCodes(settings: Settings): string[] {
+  const items = listOf(group(settings, "playlist_options").items) as { video_code?: unknown }[];
+  return [...new Set(items.map((i) => i?.video_code).filter((c): c is string => typeof c === "string"))];
+}
+
+export function playerConfig(opts: {
+  video: VideoRow;
+  workspaceCode: string;
+  settings: Settings;
+  flags: FeatureFlags;
+  itemMedia: ItemMedia[];
+  eventsUrl: string;
+}): PlayerConfig {
+  const { video, settings, flags } = opts;
+  const playlist = group(settings, "playlist_options");
+  const media = new Map(opts.itemMedia.map((m) => [m.code, m]));
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  return {
+    video: {
+      id: video.id,
+      code: video.code,
+      title: video.title,
+      workspace_code: opts.workspaceCode,
+      default_orientation: video.default_orientation,
+      plain_mode: video.plain_mode,
+      landscape: orientation(video.landscape_hls, video.landscape_thumb, video.landscape_media, [1280, 720]),
+      portrait: orientation(video.portrait_hls, video.portrait_thumb, video.portrait_media, [720, 1280]),
+    },
+    settings,
+    playlist: flags.playlist
+      ? {
+          playback_mode: String(playlist.playback_mode ?? "linear"),
+          auto_advance: playlist.auto_advance !== false,
+          auto_advance_delay_ms: typeof playlist.auto_advance_delay_ms === "number" ? playlist.auto_advance_delay_ms : 3000,
+          loop: playlist.loop === true,
+          lesson_navigation: String(playlist.lesson_navigation ?? "sidebar"),
+          playlist_chrome: String(playlist.playlist_chrome ?? "rail"),
+          items: (listOf(playlist.items) as Record<string, unknown>[]).map((item) => {
+            const m = media.get(String(item.video_code));
+            const portrait = m?.default_orientation === "portrait";
+            return {
+              video_code: String(item.video_code),
+              title: text(item.title),
+              lesson_label: text(item.lesson_label),
+              duration_s: typeof item.duration_s === "number" ? item.duration_s : null,
+              thumb_url: text(item.thumb_url),
+              hls: m ? ((portrait ? m.portrait_hls ?? m.landscape_hls : m.landscape_hls ?? m.portrait_hls) ?? null) : null,
+              poster: m ? ((portrait ? m.portrait_thumb ?? m.landscape_thumb : m.landscape_thumb ?? m.portrait_thumb) ?? null) : null,
+            };
+          }),
+        }
+      : null,
+    events_url: opts.eventsUrl,
+  };
+}

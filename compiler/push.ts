@@ -1,0 +1,67 @@
+/**
+ * Pushes player files to the CDN targets (SPEC.md "Video settings" rules 7-8).
+ * Content-hashed core files are immutable and pushed once per target. The
+ * per-video entry sits at a stable key, so every deploy overwrites it: when a
+ * target fails, the targets already written get their previous bytes back, so
+ * the previous bundle keeps serving everywhere.
+ */
+import type { BlobStore } from "../server/storage/blob/index.ts";
+import type { OutputFile } from "./build.ts";
+
+/** Hashed names never change content: browsers and CDNs may keep them for a year. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+/** The stable per-video entry must be revalidated (ETag) so a deploy shows at once. */
+export const REVALIDATE = "no-cache";
+
+export interface EntryPush {
+  /** Puts the previous entry back on every target (after a later step failed). */
+  rollback(): Promise<void>;
+}
+
+const pushed = new WeakMap<BlobStore, Set<string>>();
+
+/** Puts each hashed file on each target unless this process knows it is there already. */
+export async function pushImmutable(targets: BlobStore[], files: OutputFile[]): Promise<void> {
+  await Promise.all(
+    targets.flatMap((target) => {
+      let known = pushed.get(target);
+      if (!known) pushed.set(target, (known = new Set()));
+      const seen = known;
+      return files.map(async (file) => {
+        if (seen.has(file.key)) return;
+        if (!(await target.head(file.key))) await target.put(file.key, file.bytes, { cacheControl: IMMUTABLE });
+        seen.add(file.key);
+      });
+    }),
+  );
+}
+
+async function readAll(target: BlobStore, key: string): Promise<Uint8Array | undefined> {
+  const object = await target.get(key);
+  return object ? new Uint8Array(await new Response(object.body).arrayBuffer()) : undefined;
+}
+
+async function restore(target: BlobStore, key: string, previous: Uint8Array | undefined): Promise<void> {
+  if (previous) await target.put(key, previous, { cacheControl: REVALIDATE });
+  else await target.delete(key);
+}
+
+/**
+ * Overwrites the entry on every target. All or nothing: on any failure the
+ * written targets are restored and the first error is thrown.
+ */
+export async function pushEntry(targets: BlobStore[], key: string, bytes: Uint8Array): Promise<EntryPush> {
+  // Reading the previous bytes first is what makes the rollback possible; an
+  // unreadable target is itself a failed push.
+  const previous = await Promise.all(targets.map((t) => readAll(t, key)));
+  const results = await Promise.allSettled(targets.map((t) => t.put(key, bytes, { cacheControl: REVALIDATE })));
+  const rollback = async () => {
+    await Promise.allSettled(targets.map((t, i) => (results[i]!.status === "fulfilled" ? restore(t, key, previous[i]) : undefined)));
+  };
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) {
+    await rollback();
+    throw failed.reason;
+  }
+  return { rollback };
+}

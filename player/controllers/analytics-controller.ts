@@ -1,0 +1,100 @@
+import type { PlayerApi } from "../types.ts";
+import type { Collector } from "../collector.ts";
+import { listen } from "../dom.ts";
+
+const MILESTONES = [25, 50, 75];
+const round = (s: number) => Math.round(s * 10) / 10;
+
+/**
+ * Turns what the `<video>` does into the player's analytics events: play,
+ * pause, seek {from,to}, ended, watched {from_s,to_s} ranges (closed on pause,
+ * seek, end and at every heartbeat flush, so watch time and retention need no
+ * separate heartbeat event), milestones crossed by playback (a seek past 50 %
+ * is not "watched 50 %"), startup, rebuffer (from the media controller) and errors.
+ */
+export class AnalyticsController {
+  private off: (() => void)[] = [];
+  /** Start of the range being watched now, or -1 when not playing. */
+  private rangeFrom = -1;
+  /** Last position seen while not seeking (seek `from`, range end). */
+  private last = 0;
+  private reached = new Set<number>();
+
+  constructor(private player: PlayerApi, private collector: Collector) {
+    collector.beforeFlush = () => this.closeRange(true);
+    this.registerListeners();
+  }
+
+  private registerListeners(): void {
+    const { player, collector } = this;
+    const video = player.video;
+    const push = (type: string, fields?: Record<string, unknown>) => collector.push(type, video.currentTime || 0, fields);
+    this.off.push(
+      player.on("collect", ({ type, fields }) => push(type, fields)),
+      player.on("started", ({ ms }) => push("startup", { ms })),
+      player.on("error", ({ message, fatal }) => push("error", { message: message.slice(0, 500), fatal })),
+      player.on("source", (s) => {
+        this.closeRange(false);
+        collector.switchVideo(s.code);
+        this.reached.clear();
+        this.last = 0;
+      }),
+      listen(video, "playing", () => {
+        if (this.rangeFrom < 0) this.rangeFrom = video.currentTime;
+      }),
+      listen(video, "play", () => push("play")),
+      listen(video, "pause", () => {
+        if (video.ended) return;
+        this.closeRange(false);
+        push("pause");
+      }),
+      listen(video, "seeking", () => {
+        this.closeRange(false, this.last);
+        push("seek", { from: round(this.last), to: round(video.currentTime) });
+        this.last = video.currentTime;
+      }),
+      listen(video, "seeked", () => {
+        if (!video.paused) this.rangeFrom = video.currentTime;
+      }),
+      listen(video, "timeupdate", () => {
+        if (video.seeking) return;
+        const now = video.currentTime;
+        const d = video.duration;
+        if (d > 0 && isFinite(d) && now > this.last) {
+          for (const m of MILESTONES) {
+            const at = (d * m) / 100;
+            if (!this.reached.has(m) && this.last < at && now >= at) {
+              this.reached.add(m);
+              push("milestone", { percent: m });
+            }
+          }
+        }
+        this.last = now;
+      }),
+      listen(video, "ended", () => {
+        this.closeRange(false);
+        if (!this.reached.has(100)) {
+          this.reached.add(100);
+          push("milestone", { percent: 100 });
+        }
+        push("ended");
+      }),
+    );
+  }
+
+  /** Emits the range watched since `rangeFrom`; `reopen` keeps measuring (heartbeat). */
+  private closeRange(reopen: boolean, to = this.player.video.currentTime): void {
+    if (this.rangeFrom < 0) return;
+    const from = this.rangeFrom;
+    const video = this.player.video;
+    // The duration travels with each range so retention buckets span the whole video.
+    const duration = isFinite(video.duration) && video.duration > 0 ? { duration_s: round(video.duration) } : {};
+    if (to - from >= 0.1) this.collector.push("watched", to, { from_s: round(from), to_s: round(to), ...duration });
+    this.rangeFrom = reopen && !video.paused && !video.seeking ? to : -1;
+  }
+
+  destroy(): void {
+    this.closeRange(false);
+    this.off.forEach((f) => f());
+  }
+}

@@ -1,0 +1,190 @@
+import type { PlayerApi, Source } from "../types.ts";
+import { listen } from "../dom.ts";
+
+type HlsModule = typeof import("hls.js/light");
+type HlsInstance = InstanceType<HlsModule["default"]>;
+
+const HLS_MIME = "application/vnd.apple.mpegurl";
+
+/**
+ * Decides how a stream plays and attaches it on play intent only: the page
+ * pays for hls.js (its own chunk) only when the viewer asks to play and the
+ * browser cannot play HLS itself. `playback_options.hls_engine` = "hlsjs"
+ * forces hls.js where MSE exists (see player/README.md).
+ */
+export function needsHlsJs(video: HTMLVideoElement, url: string, engine: string | undefined): boolean {
+  if (!/\.m3u8(\?|#|$)/i.test(url)) return false;
+  const mse = "MediaSource" in window || "ManagedMediaSource" in window;
+  if (!mse || engine === "native") return false;
+  return engine === "hlsjs" || !video.canPlayType(HLS_MIME);
+}
+
+/**
+ * Owns the `<video>` source: poster first, stream on intent; measures startup
+ * (intent → first frame) and rebuffering; turns media and hls.js failures into
+ * `error` events with a `fatal` flag.
+ */
+export class MediaController {
+  private hls: HlsInstance | null = null;
+  private state: "idle" | "loading" | "started" = "idle";
+  private intentAt = 0;
+  private stallAt = 0;
+  private recovered = false;
+  /** Bumped on every source change, so a late hls.js import for an old source is dropped. */
+  private generation = 0;
+  private off: (() => void)[] = [];
+
+  constructor(private player: PlayerApi) {
+    this.registerListeners();
+  }
+
+  private registerListeners(): void {
+    const { video, player } = { video: this.player.video, player: this.player };
+    this.off.push(
+      listen(video, "playing", () => {
+        if (this.state === "loading") this.firstFrame();
+        else if (this.stallAt) {
+          player.collect("rebuffer", { ms: Math.round(performance.now() - this.stallAt) });
+          this.stallAt = 0;
+        }
+      }),
+      listen(video, "waiting", () => {
+        if (this.state === "started" && !video.seeking) this.stallAt = performance.now();
+      }),
+      listen(video, "seeking", () => (this.stallAt = 0)),
+      // Native controls (plain mode) or a script may start playback: that is a play intent too.
+      listen(video, "play", () => this.state === "idle" && this.intent(false)),
+      listen(video, "error", () => {
+        const err = video.error;
+        if (err && video.getAttribute("src")) player.emit("error", { message: `media error ${err.code}: ${err.message || "unknown"}`, fatal: true });
+      }),
+      player.on("source", (s) => this.attach(s)),
+    );
+  }
+
+  /** Poster only; nothing is fetched until the next intent. */
+  attach(source: Source): void {
+    this.detach();
+    const video = this.player.video;
+    if (source.poster) video.poster = source.poster;
+    else video.removeAttribute("poster");
+  }
+
+  private detach(): void {
+    this.generation++;
+    this.state = "idle";
+    this.stallAt = 0;
+    this.recovered = false;
+    this.hls?.destroy();
+    this.hls = null;
+    const video = this.player.video;
+    if (video.getAttribute("src")) {
+      video.removeAttribute("src");
+      video.load();
+    }
+  }
+
+  /** Play intent: load the stream the cheapest way this browser allows, then play. */
+  intent(auto: boolean): void {
+    const { player } = this;
+    const video = player.video;
+    if (this.state !== "idle") {
+      this.tryPlay();
+      return;
+    }
+    const url = player.source.hls;
+    if (!url) {
+      player.emit("error", { message: "video not ready: no stream yet", fatal: true });
+      return;
+    }
+    this.state = "loading";
+    this.intentAt = performance.now();
+    player.emit("intent", { auto });
+    const startAt = player.startAt;
+    if (!needsHlsJs(video, url, player.settings.playback_options?.hls_engine)) {
+      video.src = url;
+      if (startAt > 0) {
+        const off = listen(video, "loadedmetadata", () => {
+          off();
+          video.currentTime = startAt;
+        });
+      }
+      this.tryPlay();
+      return;
+    }
+    const generation = this.generation;
+    import("hls.js/light").then(
+      ({ default: Hls }) => {
+        if (generation !== this.generation) return;
+        if (!Hls.isSupported()) {
+          video.src = url;
+          this.tryPlay();
+          return;
+        }
+        const hls = (this.hls = new Hls({ startPosition: startAt > 0 ? startAt : -1, capLevelToPlayerSize: true }));
+        hls.on(Hls.Events.ERROR, (_e, data) => this.onHlsError(Hls, data));
+        hls.loadSource(url);
+        hls.attachMedia(video);
+        this.tryPlay();
+      },
+      (e) => {
+        this.state = "idle";
+        player.emit("error", { message: `player chunk failed to load: ${e}`, fatal: true });
+      },
+    );
+  }
+
+  /**
+   * hls.js has already retried network failures by its own policy when it
+   * reports them fatal; a fatal media error gets the one recovery attempt
+   * hls.js documents. Anything else stops this source.
+   */
+  private onHlsError(Hls: HlsModule["default"], data: { fatal: boolean; type: string; details: string }): void {
+    const hls = this.hls;
+    const message = `hls ${data.type}: ${data.details}`;
+    if (!data.fatal || !hls) {
+      this.player.emit("error", { message, fatal: false });
+      return;
+    }
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !this.recovered) {
+      this.recovered = true;
+      this.player.emit("error", { message, fatal: false });
+      hls.recoverMediaError();
+      return;
+    }
+    this.player.emit("error", { message, fatal: true });
+    hls.destroy();
+    this.hls = null;
+    this.state = "idle";
+  }
+
+  private tryPlay(): void {
+    const video = this.player.video;
+    const p = video.play();
+    // Autoplay policy or an aborted load: back to the poster, the viewer can press play.
+    p?.catch((e: Error) => {
+      if (e && e.name === "AbortError") return;
+      if (this.state === "loading" && e && e.name === "NotAllowedError") this.player.emit("error", { message: "play() refused: " + e.message, fatal: false });
+    });
+  }
+
+  private firstFrame(): void {
+    const video = this.player.video;
+    const done = () => {
+      if (this.state !== "loading") return;
+      this.state = "started";
+      this.player.emit("started", { ms: Math.round(performance.now() - this.intentAt) });
+    };
+    if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(done);
+    else done();
+  }
+
+  get started(): boolean {
+    return this.state === "started";
+  }
+
+  destroy(): void {
+    this.detach();
+    this.off.forEach((f) => f());
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The per-video entry (served at `/cdn/p/<video_code>.js`). The compiler bakes
+ * the live settings in with esbuild `define`; each feature is imported behind
+ * its flag so a video without, say, chapters ships no chapter code. It then
+ * loads the shared, content-hashed core and boots it.
+ */
+import type { Feature } from "./types.ts";
+import { chapters } from "./features/chapters.ts";
+import { ctaCards } from "./features/cta-cards.ts";
+import { captions } from "./features/captions.ts";
+import { playlist } from "./features/playlist.ts";
+import { autoplay } from "./features/autoplay.ts";
+
+const features: Feature[] = [];
+if (__FL_CAPTIONS__) features.push(captions);
+if (__FL_CHAPTERS__) features.push(chapters);
+if (__FL_CTA__) features.push(ctaCards);
+if (__FL_PLAYLIST__) features.push(playlist);
+// Autoplay last: every other feature is listening before playback can start.
+if (__FL_AUTOPLAY__) features.push(autoplay);
+
+// A variable argument keeps esbuild from resolving the (absolute) core URL at build time.
+const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;
+load(__FL_CORE_URL__).then(
+  (core) => core.boot(__FL_CONFIG__, features),
+  (e) => console.warn("frameline: player core failed to load", e),
+);

@@ -1,0 +1,122 @@
+import type { Feature, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "./types.ts";
+import { pickRendition } from "./orientation.ts";
+import type { Identity } from "./identity.ts";
+import { Emitter } from "./emitter.ts";
+import { h } from "./dom.ts";
+import { themeVars } from "./styles.ts";
+import { Collector } from "./collector.ts";
+import { MediaController } from "./controllers/media-controller.ts";
+import { ControlsController } from "./controllers/controls-controller.ts";
+import { AnalyticsController } from "./controllers/analytics-controller.ts";
+import { ResumeController } from "./controllers/resume-controller.ts";
+
+/**
+ * One player mounted into one `.frameline-player` element: the facade that
+ * owns the DOM and the bus, with controllers (media, controls, analytics,
+ * resume) and the video's feature modules attached to it.
+ *
+ * @example
+ * const player = new Player(el, config, [chapters], identity);
+ * player.play();
+ * player.destroy();
+ */
+export class Player implements PlayerApi {
+  readonly settings: PlayerSettings;
+  readonly plain: boolean;
+  readonly root: HTMLElement;
+  readonly video: HTMLVideoElement;
+  readonly layer: HTMLElement;
+  readonly track: HTMLElement | null = null;
+  readonly controls: HTMLElement | null = null;
+  source: Source;
+  startAt = 0;
+  private bus = new Emitter<PlayerEvents>();
+  private media: MediaController;
+  private teardown: (() => void)[] = [];
+  private collector: Collector;
+
+  constructor(
+    readonly mount: HTMLElement,
+    readonly config: PlayerConfig,
+    features: Feature[],
+    identity: Identity,
+  ) {
+    const s = (this.settings = config.settings || {});
+    this.plain = !!config.video.plain_mode || mount.getAttribute("data-mode") === "plain";
+    const { orientation, rendition } = pickRendition(config);
+    this.source = { code: config.video.code, title: config.video.title, hls: rendition?.hls ?? null, poster: rendition?.poster ?? null };
+
+    const root = (this.root = h("div", `fl-root fl-${orientation}${this.plain ? " fl-plain" : ""}`));
+    const vars = themeVars(s);
+    // On the mount, so chrome rendered beside the player (the playlist rail) shares the theme.
+    for (const k in vars) mount.style.setProperty(k, vars[k]);
+    const w = rendition?.w || (orientation === "portrait" ? 9 : 16);
+    const hh = rendition?.h || (orientation === "portrait" ? 16 : 9);
+    root.style.aspectRatio = `${w} / ${hh}`;
+    // A portrait video never grows taller than the window.
+    if (hh > w) root.style.maxWidth = `calc(100vh * ${w} / ${hh})`;
+
+    const video = (this.video = h("video", "fl-video", root));
+    video.playsInline = true;
+    video.preload = "none";
+    video.loop = !!s.playback_options?.loop && !config.playlist;
+    video.setAttribute("aria-label", config.video.title || "Video");
+    this.layer = h("div", "fl-layer", root);
+    const big = h("button", "fl-big", root);
+    big.type = "button";
+    big.setAttribute("aria-label", "Play");
+    if (!this.plain && s.playback_options?.controls !== false) {
+      const controls = (this.controls = h("div", "fl-controls", root));
+      if (s.progress_options?.enabled !== false && s.controls_options?.progress !== false) this.track = h("div", "fl-track", controls);
+    }
+    mount.replaceChildren(root);
+
+    const heartbeat = Math.max(2, s.engagement_options?.heartbeat_s || 5) * 1000;
+    this.collector = new Collector(config.events_url.replace(/\/$/, "") + "/v1/collect", config.video.workspace_code, identity, this.source.code, heartbeat);
+    const controllers: { destroy(): void }[] = [];
+    this.media = new MediaController(this);
+    controllers.push(this.media, new ControlsController(this, big), new ResumeController(this));
+    if (s.analytics_options?.enabled !== false) controllers.push(new AnalyticsController(this, this.collector));
+    this.teardown.push(...controllers.map((c) => () => c.destroy()));
+    // Controllers take the first source before features run, so a feature may already play (autoplay).
+    this.emit("source", this.source);
+    for (const f of features) {
+      try {
+        const off = f.setup(this);
+        if (off) this.teardown.push(off);
+      } catch (e) {
+        this.emit("error", { message: `feature ${f.name}: ${e}`, fatal: false });
+      }
+    }
+  }
+
+  on<K extends keyof PlayerEvents>(name: K, fn: (data: PlayerEvents[K]) => void): () => void {
+    return this.bus.on(name, fn);
+  }
+
+  emit<K extends keyof PlayerEvents>(name: K, data: PlayerEvents[K]): void {
+    this.bus.emit(name, data);
+  }
+
+  play(auto = false): void {
+    this.media.intent(auto);
+  }
+
+  load(source: Source, play = false): void {
+    this.source = source;
+    this.emit("source", source);
+    if (play) this.play();
+  }
+
+  collect(type: string, fields?: Record<string, unknown>): void {
+    this.emit("collect", { type, fields });
+  }
+
+  destroy(): void {
+    this.emit("destroy", undefined);
+    this.teardown.reverse().forEach((f) => f());
+    this.collector.destroy();
+    this.bus.clear();
+    this.mount.replaceChildren();
+  }
+}

@@ -1,0 +1,79 @@
+import type { PlayerSettings } from "./types.ts";
+
+const svg = (d: string) => `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='${d}'/%3E%3C/svg%3E")`;
+const PLAY = svg("M7 4v16l13-8z");
+const PAUSE = svg("M6 4h4v16H6zm8 0h4v16h-4z");
+const VOL = svg("M3 9v6h4l5 5V4L7 9zm13 3a4 4 0 0 0-2-3.5v7A4 4 0 0 0 16 12z");
+const MUTED = svg("M3 9v6h4l5 5V4L7 9zm15.6 3 2.4-2.4-1.4-1.4-2.4 2.4-2.4-2.4-1.4 1.4 2.4 2.4-2.4 2.4 1.4 1.4 2.4-2.4 2.4 2.4 1.4-1.4z");
+const FS = svg("M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z");
+const PREV = svg("M6 5h2v14H6zm3 7 10-7v14z");
+const NEXT = svg("M16 5h2v14h-2zm-1 7L5 19V5z");
+const LIST = svg("M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z");
+const CC = svg("M3 5h18v14H3zm2 2v10h14V7zm2 3h4v1.5H8.5v1h2.5V14H7zm6 0h4v1.5h-2.5v1H17V14h-4z");
+
+/** One stylesheet per page, scoped under `.fl-root`; colours come from custom properties per player. */
+export const CSS = `
+.fl-root{position:relative;width:100%;overflow:hidden;background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);border-radius:var(--fl-radius);margin:0 auto;user-select:none;box-sizing:border-box}
+.fl-root *{box-sizing:border-box}
+.fl-video{position:absolute;inset:0;width:100%;height:100%;background:var(--fl-bg);object-fit:contain;display:block}
+.fl-layer{position:absolute;inset:0;pointer-events:none}
+.fl-layer>*{pointer-events:auto}
+.fl-big{position:absolute;left:50%;top:50%;width:72px;height:72px;margin:-36px 0 0 -36px;border:0;border-radius:50%;background:var(--fl-main);cursor:pointer;box-shadow:0 2px 12px #0006}
+.fl-big::before{content:"";position:absolute;inset:0;background:var(--fl-text);-webkit-mask:${PLAY} 58% 50%/40% no-repeat;mask:${PLAY} 58% 50%/40% no-repeat}
+.fl-playing .fl-big,.fl-playing .fl-prompt{display:none}
+.fl-controls{position:absolute;left:0;right:0;bottom:0;display:flex;align-items:center;gap:6px;padding:14px 8px 6px;background:linear-gradient(transparent,#0009);opacity:0;transition:opacity .2s;flex-wrap:wrap}
+.fl-active .fl-controls{opacity:1}
+.fl-playing.fl-idle .fl-controls{opacity:0}
+.fl-track{position:relative;flex:1 0 100%;height:var(--fl-h);background:var(--fl-track);cursor:pointer;border-radius:2px;order:-1}
+.fl-plain .fl-track{display:none}
+.fl-fill{position:absolute;left:0;top:0;bottom:0;width:0;background-color:var(--fl-bar);border-radius:2px}
+.fl-mark{position:absolute;top:0;bottom:0;width:3px;margin-left:-1px;background:var(--fl-text);opacity:.8}
+.fl-btn{border:0;background:none;color:var(--fl-text);font:inherit;cursor:pointer;min-width:28px;height:28px;padding:0 6px;border-radius:4px}
+.fl-btn:hover{background:#fff2}
+.fl-play,.fl-mute,.fl-fs,.fl-cc,.fl-prev,.fl-nextb,.fl-pl{background:var(--fl-text);-webkit-mask:${PLAY} center/20px no-repeat;mask:${PLAY} center/20px no-repeat}
+.fl-play.fl-on{-webkit-mask-image:${PAUSE};mask-image:${PAUSE}}
+.fl-mute{-webkit-mask-image:${VOL};mask-image:${VOL}}.fl-mute.fl-on{-webkit-mask-image:${MUTED};mask-image:${MUTED}}
+.fl-fs{-webkit-mask-image:${FS};mask-image:${FS}}
+.fl-prev{-webkit-mask-image:${PREV};mask-image:${PREV}}.fl-nextb{-webkit-mask-image:${NEXT};mask-image:${NEXT}}.fl-pl{-webkit-mask-image:${LIST};mask-image:${LIST}}
+.fl-cc{-webkit-mask-image:${CC};mask-image:${CC};opacity:.6}.fl-cc.fl-on{opacity:1}
+.fl-time,.fl-chapter{font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.fl-grow{flex:1}
+.fl-prompt,.fl-unmute,.fl-next{position:absolute;left:50%;transform:translateX(-50%);top:12px;background:#000b;color:#fff;padding:10px 14px;border-radius:8px;text-align:center}
+.fl-prompt p,.fl-next p{margin:0 0 8px}
+.fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-text);margin:0 4px}
+.fl-prompt .fl-ghost{background:#fff3}
+.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-text);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
+.fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}
+.fl-cta p{margin:0 0 8px}
+.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-text);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
+.fl-list{background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);margin:8px auto 0;padding:0;list-style:none;max-height:320px;overflow:auto;border-radius:var(--fl-radius)}
+.fl-layer .fl-list{position:absolute;right:8px;top:8px;bottom:56px;width:min(320px,80%);margin:0;max-height:none;opacity:.95}
+.fl-list li{display:flex;gap:8px;align-items:center;padding:6px 8px;cursor:pointer}
+.fl-list li:hover,.fl-list li.fl-on{background:#fff2}
+.fl-list img{width:64px;height:36px;object-fit:cover;border-radius:3px}
+.fl-list small{opacity:.7;display:block}
+`;
+
+/** The per-player custom properties from style_options and progress_options. */
+export function themeVars(s: PlayerSettings): Record<string, string> {
+  const st = s.style_options || {};
+  const pr = s.progress_options || {};
+  return {
+    "--fl-main": st.main_color || "#2563eb",
+    "--fl-bg": st.background_color || "#000",
+    "--fl-text": st.text_color || "#fff",
+    "--fl-font": st.font_family || "system-ui,sans-serif",
+    "--fl-radius": (st.border_radius ?? 8) + "px",
+    "--fl-bar": pr.bar_color || st.main_color || "#2563eb",
+    "--fl-track": pr.background_color || "#fff3",
+    "--fl-h": (pr.height_px ?? 4) + "px",
+  };
+}
+
+export function injectCss(doc: Document): void {
+  if (doc.getElementById("fl-css")) return;
+  const style = doc.createElement("style");
+  style.id = "fl-css";
+  style.textContent = CSS;
+  doc.head.appendChild(style);
+}

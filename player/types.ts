@@ -1,0 +1,167 @@
+/**
+ * The shapes the compiler bakes into a video's entry (`__FL_CONFIG__`) and the
+ * wire shapes the player sends. Inner option-group fields are the ones the
+ * player reads; every one is optional so that older snapshots keep working
+ * (player/README.md lists them for the settings module).
+ */
+
+export type Orientation = "landscape" | "portrait";
+
+export interface Rendition {
+  hls: string | null;
+  poster: string | null;
+  w: number;
+  h: number;
+}
+
+export interface ChapterOption { time_s: number; title: string }
+export interface CtaCardOption { time_s: number; duration_s?: number; text?: string; button_text?: string; url?: string }
+export interface CaptionTrackOption { src: string; srclang: string; label?: string; default?: boolean }
+
+export interface PlayerSettings {
+  style_options?: { main_color?: string; background_color?: string; text_color?: string; font_family?: string; border_radius?: number };
+  progress_options?: { enabled?: boolean; background_color?: string; bar_color?: string; height_px?: number; fast_start?: boolean };
+  autoplay_options?: { enabled?: boolean; muted?: boolean; unmute_prompt?: boolean; unmute_prompt_text?: string };
+  playback_options?: { controls?: boolean; show_play_button?: boolean; allow_seek?: boolean; allow_speed?: boolean; loop?: boolean; start_time_s?: number; preload?: string; hls_engine?: "auto" | "hlsjs" | "native" };
+  controls_options?: { play?: boolean; progress?: boolean; time?: boolean; volume?: boolean; fullscreen?: boolean; settings?: boolean };
+  speed_options?: { speeds?: number[]; default_speed?: number };
+  continue_watching_options?: { enabled?: boolean; prompt_text?: string; min_seconds?: number };
+  engagement_options?: { enabled?: boolean; heartbeat_s?: number };
+  analytics_options?: { enabled?: boolean };
+  chapters_options?: { enabled?: boolean; chapters?: ChapterOption[] };
+  cta_cards_options?: { enabled?: boolean; cards?: CtaCardOption[] };
+  captions_options?: { enabled?: boolean; default_language?: string | null; tracks?: CaptionTrackOption[] };
+  [group: string]: Record<string, unknown> | undefined;
+}
+
+export interface PlaylistItem {
+  video_code: string;
+  title?: string | null;
+  lesson_label?: string | null;
+  duration_s?: number | null;
+  thumb_url?: string | null;
+  hls: string | null;
+  poster: string | null;
+}
+
+export interface PlaylistConfig {
+  playback_mode?: "linear" | "course";
+  auto_advance?: boolean;
+  auto_advance_delay_ms?: number;
+  loop?: boolean;
+  lesson_navigation?: "sidebar" | "next-button" | "both" | "none";
+  playlist_chrome?: "rail" | "button";
+  items: PlaylistItem[];
+}
+
+export interface PlayerConfig {
+  video: {
+    id: number;
+    code: string;
+    title: string;
+    workspace_code: string;
+    default_orientation: Orientation;
+    plain_mode: boolean;
+    landscape: Rendition | null;
+    portrait: Rendition | null;
+  };
+  settings: PlayerSettings;
+  playlist: PlaylistConfig | null;
+  events_url: string;
+}
+
+/** What is playing now: the container video or a playlist item. */
+export interface Source {
+  code: string;
+  title: string;
+  hls: string | null;
+  poster: string | null;
+}
+
+/** One player event as it travels in a `/v1/collect` batch. */
+export interface CollectEvent {
+  type: string;
+  /** Milliseconds since the epoch, taken when the event happened. */
+  t: number;
+  /** Position in the video, seconds. */
+  video_time: number;
+  [field: string]: unknown;
+}
+
+/** Body of `POST {events_url}/v1/collect` (CONTRACT.md: the player's own design). */
+export interface CollectBatch {
+  workspace_code: string;
+  video_code: string;
+  session_id: string;
+  device_id: string;
+  events: CollectEvent[];
+}
+
+/** Body of `POST {events_url}/v1/track` (SPEC.md "Custom events", browser path). */
+export interface TrackBody {
+  workspace_code: string;
+  session_id: string;
+  device_id: string;
+  event: string;
+  properties: Record<string, unknown>;
+  value?: number;
+  email_sha256?: string;
+  phone_sha256?: string;
+  external_id?: string;
+}
+
+/** Events on the player's own bus (controllers and features talk through these). */
+export interface PlayerEvents {
+  /** A new source was attached (poster shown, nothing loaded yet). */
+  source: Source;
+  /** The viewer (or autoplay) asked to play. */
+  intent: { auto: boolean };
+  /** The first frame after a play intent is on screen. */
+  started: { ms: number };
+  /** Something failed; `fatal` means playback of this source stopped. */
+  error: { message: string; fatal: boolean };
+  /** Analytics event to send (type + extra fields). */
+  collect: { type: string; fields?: Record<string, unknown> };
+  /** The current source played to its end. */
+  ended: Source;
+  destroy: undefined;
+}
+
+/**
+ * The facade a feature module receives. Features are bundled into the
+ * per-video entry, the facade lives in the core: features use only this
+ * interface (and `import type`), so no core code is shipped twice.
+ */
+export interface PlayerApi {
+  readonly config: PlayerConfig;
+  readonly settings: PlayerSettings;
+  readonly plain: boolean;
+  /** The element the player rendered into (`.frameline-player`). */
+  readonly mount: HTMLElement;
+  readonly root: HTMLElement;
+  readonly video: HTMLVideoElement;
+  /** Overlay layer above the video (cards, prompts). */
+  readonly layer: HTMLElement;
+  /** Progress track (chapter markers go here); null in plain mode or without a bar. */
+  readonly track: HTMLElement | null;
+  /** Control row (feature buttons go here); null in plain mode. */
+  readonly controls: HTMLElement | null;
+  readonly source: Source;
+  /** Where the next play intent starts, seconds (resume, start_time_s). */
+  startAt: number;
+  on<K extends keyof PlayerEvents>(name: K, fn: (data: PlayerEvents[K]) => void): () => void;
+  emit<K extends keyof PlayerEvents>(name: K, data: PlayerEvents[K]): void;
+  /** Play intent: loads the stream (hls.js only now, only if needed) and plays. */
+  play(auto?: boolean): void;
+  /** Replaces the source (playlist); `play` starts it at once. */
+  load(source: Source, play?: boolean): void;
+  /** Sends an analytics event in the next batch. */
+  collect(type: string, fields?: Record<string, unknown>): void;
+}
+
+/** A feature module baked into a video's entry when its flag is on. */
+export interface Feature {
+  name: string;
+  /** Returns its teardown, like a controller's destroy. */
+  setup(player: PlayerApi): (() => void) | void;
+}

@@ -1,0 +1,109 @@
+/**
+ * `/cdn/*`: player bundles served from CDN target A (B when A cannot answer),
+ * for embedded mode where this process is the CDN. The per-video entry
+ * `p/<code>.js` keeps its stable URL and is revalidated on every load
+ * (`no-cache` + ETag), so a deploy shows at once; content-hashed files are
+ * immutable. Any page may embed the player, hence CORS `*`. Text files are
+ * gzipped for clients that accept it (a CDN in front would do the same), and
+ * the compressed bytes are kept per ETag so each version is compressed once.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { assertBlobKey, type BlobObject } from "../../storage/blob/index.ts";
+import { IMMUTABLE, REVALIDATE } from "../../../compiler/push.ts";
+
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript))/;
+const MAX_GZIP_BYTES = 4 * 1024 * 1024;
+const GZIP_CACHE_ENTRIES = 256;
+
+/** Compressed bodies by `<key> <etag>`; insertion order makes it a small LRU. */
+const gzipped = new Map<string, Uint8Array>();
+
+async function gzipOf(key: string, object: BlobObject): Promise<Uint8Array> {
+  const id = `${key} ${object.etag}`;
+  const hit = gzipped.get(id);
+  if (hit) {
+    await object.body.cancel();
+    gzipped.delete(id);
+    gzipped.set(id, hit);
+    return hit;
+  }
+  const bytes = Bun.gzipSync(new Uint8Array(await new Response(object.body).arrayBuffer()), { level: 9 });
+  gzipped.set(id, bytes);
+  if (gzipped.size > GZIP_CACHE_ENTRIES) gzipped.delete(gzipped.keys().next().value!);
+  return bytes;
+}
+
+const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+
+const CORS = { "Access-Control-Allow-Origin": "*", "Timing-Allow-Origin": "*" };
+
+/** Hashed names (core-<hash>.js, chunk-<hash>.js) never change; anything else is revalidated. */
+function cacheControlFor(key: string, stored: string | undefined): string {
+  if (stored) return stored;
+  return /\/(?:core|chunk)-[A-Za-z0-9]+\.js$/.test(key) ? IMMUTABLE : REVALIDATE;
+}
+
+function notFound(): Response {
+  return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** An `If-None-Match` list matches when it is `*` or names the ETag (weak comparison). */
+function matches(ifNoneMatch: string | null, etag: string | undefined): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
+}
+
+export function cdnModule(deps: Deps) {
+  const open = async (key: string): Promise<BlobObject | undefined> => {
+    try {
+      return await deps.blobs.cdnA.get(key);
+    } catch (error) {
+      deps.log.warn("cdn target A failed, serving from B", { key, error: String(error) });
+      return deps.blobs.cdnB.get(key);
+    }
+  };
+
+  const serve = async (raw: string, request: Request, head: boolean): Promise<Response> => {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw);
+      assertBlobKey(key);
+    } catch {
+      return notFound();
+    }
+    const object = await open(key);
+    if (!object) return notFound();
+    const headers: Record<string, string> = {
+      ...CORS,
+      "Content-Type": object.contentType ?? "application/octet-stream",
+      "Cache-Control": cacheControlFor(key, object.cacheControl),
+      "X-Content-Type-Options": "nosniff",
+    };
+    const gzip = COMPRESSIBLE.test(headers["Content-Type"]!) && object.size <= MAX_GZIP_BYTES;
+    if (gzip) headers.Vary = "Accept-Encoding";
+    const useGzip = gzip && acceptsGzip(request) && object.etag !== undefined;
+    // The compressed variant is other bytes, so it gets its own validator.
+    const etag = useGzip ? object.etag!.replace(/"$/, '-gz"') : object.etag;
+    if (etag) headers.ETag = etag;
+    if (object.lastModified) headers["Last-Modified"] = object.lastModified.toUTCString();
+    if (useGzip && !head && !matches(request.headers.get("if-none-match"), etag)) {
+      const body = await gzipOf(key, object);
+      return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) } });
+    }
+    if (head || matches(request.headers.get("if-none-match"), etag)) {
+      await object.body.cancel();
+      if (head) return new Response(null, { status: 200, headers: useGzip ? headers : { ...headers, "Content-Length": String(object.size) } });
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(object.body, { status: 200, headers: { ...headers, "Content-Length": String(object.size) } });
+  };
+
+  return new Elysia({ name: "frameline.cdn" })
+    .get("/cdn/*", ({ params, request }) => serve(params["*"], request, false), { detail: { hide: true } })
+    .head("/cdn/*", ({ params, request }) => serve(params["*"], request, true), { detail: { hide: true } })
+    .options("/cdn/*", () => new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" } }), {
+      detail: { hide: true },
+    });
+}

@@ -1,0 +1,118 @@
+/** Routes of SPEC.md "Video settings": validation and HTTP only; rules live in service.ts. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { Errors, validation } from "../../errors.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { paginate } from "../../http/pagination.ts";
+import { parseId } from "../../http/params.ts";
+import { FullVideo } from "../videos/model.ts";
+import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
+import * as settings from "./service.ts";
+
+const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+const VersionParams = t.Object({ video: t.String({ description: "Numeric video id" }), version: t.String({ description: "Numeric deploy version id" }) });
+const SettingsPayload = t.Object({}, {
+  additionalProperties: true,
+  description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
+  error: "The body must be a JSON object of option groups.",
+});
+const DeployPayload = t.Object({}, {
+  additionalProperties: true,
+  description: "Any subset of option groups, plus an optional `_version_label` string.",
+  error: "The body must be a JSON object of option groups.",
+});
+
+const DeployVersion = t.Object({
+  id: t.Integer(),
+  workspace_video_id: t.Integer(),
+  created_by: t.Nullable(t.Integer()),
+  label: t.Nullable(t.String()),
+  version_hash: t.String(),
+  settings_snapshot: t.Record(t.String(), t.Unknown()),
+  is_live: t.Boolean(),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
+/** TypeBox lets an array through an open object schema; a payload of option groups is a JSON object. */
+function asPayload(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validation({ body: ["The body must be a JSON object of option groups."] });
+  return body as Record<string, unknown>;
+}
+
+export function settingsModule(deps: Deps) {
+  const { config } = deps;
+  const videoId = (raw: string) => {
+    const id = parseId(raw);
+    if (id === undefined) throw Errors.modelNotFound(VIDEO_MODEL, raw);
+    return id;
+  };
+
+  return new Elysia({ name: "frameline.settings", detail: { tags: ["Video settings"] } } as never)
+    .use(authPlugin(deps))
+    .post(
+      "/videos/:video/draft",
+      async ({ auth, params, body }) => ({ draft: await settings.saveDraft(deps, auth.workspaceId, videoId(params.video), asPayload(body)), version: null }),
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        body: SettingsPayload,
+        detail: { summary: "Save a settings draft", description: "Merged over the live settings and validated; stored only: no compile, no webhook, the live embed is unchanged." },
+        response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
+      },
+    )
+    .post(
+      "/videos/:video/deploy",
+      async ({ auth, params, body: raw }) => {
+        const body = asPayload(raw);
+        const label = body._version_label;
+        if (label !== undefined && label !== null && (typeof label !== "string" || label.length > 255)) {
+          throw validation({ _version_label: ["The _version_label must be a string of at most 255 characters."] });
+        }
+        const { video, version } = await settings.deploy(deps, auth.workspaceId, videoId(params.video), body);
+        return { video: toFullVideo(config, video), version_id: version.id, embed_url: scriptUrl(config, video.code) };
+      },
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        body: DeployPayload,
+        detail: {
+          summary: "Deploy settings",
+          description:
+            "Merges over the LIVE settings (not the draft), validates, compiles the player and pushes it to both CDN targets, then snapshots a version, " +
+            "deletes the pending draft and fires `video.settings.deployed`. A compile or CDN failure is a 500 and changes nothing.",
+        },
+        response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
+      },
+    )
+    .get(
+      "/videos/:video/deploys",
+      async ({ auth, params, query, request }) => {
+        const { rows, total, page, perPage } = await settings.listDeploys(deps, auth.workspaceId, videoId(params.video), query.page ?? 1);
+        return paginate({ publicUrl: config.publicUrl, request, data: rows.map(settings.toDeployVersion), page, perPage, total });
+      },
+      {
+        scope: "videos:write",
+        params: VideoParams,
+        query: t.Object({ page: t.Optional(t.Integer({ minimum: 1, error: "The page must be an integer of at least 1." })) }),
+        detail: { summary: "List deploy versions", description: "Newest first, 20 per page. Drafts never appear here." },
+        response: { 200: t.Object({ data: t.Array(DeployVersion) }, { additionalProperties: true }) },
+      },
+    )
+    .post(
+      "/videos/:video/deploys/:version/restore",
+      async ({ auth, params }) => {
+        const id = videoId(params.video);
+        const versionId = parseId(params.version);
+        if (versionId === undefined) throw Errors.modelNotFound(settings.VERSION_MODEL, params.version);
+        const { video, version } = await settings.restore(deps, auth.workspaceId, id, versionId);
+        return { video: toFullVideo(config, video), restored_version_id: version.id };
+      },
+      {
+        scope: "videos:write",
+        params: VersionParams,
+        detail: { summary: "Restore a deploy version", description: "Writes the snapshot back wholesale, recompiles, and records a new version labelled `Restored from version <id>`. No webhook." },
+        response: { 200: t.Object({ video: FullVideo, restored_version_id: t.Integer() }) },
+      },
+    );
+}

@@ -1,0 +1,49 @@
+/**
+ * The merge of SPEC.md "Video settings" rules 1-3: a partial payload merged
+ * recursively, key by key, over current settings; lists merged by numeric index
+ * (three items over five leave indexes 3 and 4 in place); the payload first
+ * filtered to the top-level groups the video carries, minus the five the API
+ * cannot set.
+ */
+import { API_WRITABLE_GROUPS, withDefaults, type Settings } from "./groups.ts";
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `patch` over `base`, returning a new value; neither input is changed. */
+export function mergeDeep(base: unknown, patch: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(patch)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [key, value] of Object.entries(patch)) {
+      // JSON.parse makes "__proto__" an own key; assigning it would swap the prototype.
+      if (key === "__proto__") continue;
+      out[key] = Object.hasOwn(base, key) ? mergeDeep(base[key], value) : structuredClone(value);
+    }
+    return out;
+  }
+  if (Array.isArray(base) && Array.isArray(patch)) {
+    // Rule 2: by index; entries past the payload's length stay as they were.
+    const out = base.slice();
+    patch.forEach((value, i) => {
+      out[i] = i < base.length ? mergeDeep(base[i], value) : structuredClone(value);
+    });
+    return out;
+  }
+  return structuredClone(patch);
+}
+
+/**
+ * Rule 3: keeps only top-level groups the video carries and the API may set.
+ * Anything else (unknown keys, the five read-only groups, `_version_label`) is
+ * dropped silently. Nested keys are not filtered.
+ */
+export function filterPayload(payload: Record<string, unknown>, carried: Settings): Record<string, unknown> {
+  const writable = new Set(API_WRITABLE_GROUPS);
+  return Object.fromEntries(Object.entries(payload).filter(([name]) => writable.has(name) && Object.hasOwn(carried, name)));
+}
+
+/** Current settings (completed with defaults) with the filtered payload merged over them. */
+export function mergeSettings(current: Settings, payload: Record<string, unknown>): Settings {
+  const base = withDefaults(current);
+  return mergeDeep(base, filterPayload(payload, base)) as Settings;
+}

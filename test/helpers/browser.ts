@@ -1,0 +1,227 @@
+/**
+ * Browser-test helpers: launch Debian Chromium through playwright-core, make
+ * a short real HLS stream with ffmpeg, build the player exactly as the
+ * compiler does (CONTRACT: player/core.ts + player/entry.ts), and serve files
+ * plus a recording events host on a local port.
+ */
+import { chromium, type Browser } from "playwright-core";
+import * as esbuild from "esbuild";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { CollectBatch, PlayerConfig, TrackBody } from "../../player/types.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+export function tempDir(prefix = "fl-browser-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A real HLS stream (2 s segments, keyframe every 2 s) of ffmpeg's test pattern and a tone, plus a poster. */
+export async function makeHlsStream(dir: string, seconds = 6, size = "640x360"): Promise<{ playlist: string; poster: string }> {
+  mkdirSync(dir, { recursive: true });
+  const run = async (args: string[]) => {
+    const proc = Bun.spawn(["ffmpeg", "-loglevel", "error", "-y", ...args], { cwd: dir, stderr: "pipe" });
+    if ((await proc.exited) !== 0) throw new Error("ffmpeg failed: " + (await new Response(proc.stderr).text()));
+  };
+  await run([
+    "-f", "lavfi", "-i", `testsrc=size=${size}:rate=25`, "-f", "lavfi", "-i", "sine=frequency=440",
+    "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
+    "-c:a", "aac", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", "seg%d.ts", "-f", "hls", "index.m3u8",
+  ]);
+  await run(["-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "poster.jpg"]);
+  return { playlist: "index.m3u8", poster: "poster.jpg" };
+}
+
+export interface PlayerFlags {
+  chapters?: boolean;
+  cta?: boolean;
+  captions?: boolean;
+  playlist?: boolean;
+  autoplay?: boolean;
+}
+
+export interface PlayerBuild {
+  /** File name of the content-hashed core in `outdir`. */
+  core: string;
+  /** Every file esbuild wrote for the core (core + chunks). */
+  files: string[];
+}
+
+/** The shared core, with the contract's exact esbuild options. */
+export async function buildCore(outdir: string): Promise<PlayerBuild> {
+  rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: [join(ROOT, "player/core.ts")],
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    minify: true,
+    entryNames: "core-[hash]",
+    chunkNames: "chunk-[hash]",
+    outdir,
+    logLevel: "silent",
+  });
+  const files = readdirSync(outdir).filter((f) => f.endsWith(".js"));
+  const core = files.find((f) => f.startsWith("core-"));
+  if (!core) throw new Error("esbuild wrote no core");
+  return { core, files };
+}
+
+/** The per-video entry, with the contract's exact esbuild options; returns its code. */
+export async function buildEntry(config: PlayerConfig, coreUrl: string, flags: PlayerFlags = {}): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [join(ROOT, "player/entry.ts")],
+    bundle: true,
+    format: "iife",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+    define: {
+      __FL_CONFIG__: JSON.stringify(config),
+      __FL_CORE_URL__: JSON.stringify(coreUrl),
+      __FL_CHAPTERS__: String(!!flags.chapters),
+      __FL_CTA__: String(!!flags.cta),
+      __FL_CAPTIONS__: String(!!flags.captions),
+      __FL_PLAYLIST__: String(!!flags.playlist),
+      __FL_AUTOPLAY__: String(!!flags.autoplay),
+    },
+  });
+  return result.outputFiles[0].text;
+}
+
+/** The flags the compiler derives from a video's settings (a feature is on when enabled and non-empty). */
+export function flagsFor(config: PlayerConfig): PlayerFlags {
+  const s = config.settings;
+  return {
+    chapters: !!s.chapters_options?.enabled && !!s.chapters_options.chapters?.length,
+    cta: !!s.cta_cards_options?.enabled && !!s.cta_cards_options.cards?.length,
+    captions: !!s.captions_options?.enabled && !!s.captions_options.tracks?.length,
+    playlist: !!config.playlist?.items.length,
+    autoplay: !!s.autoplay_options?.enabled,
+  };
+}
+
+/** The embed snippet of server/modules/videos/service.ts `embedFor`. */
+export function embedHtml(code: string, scriptUrl: string, plain = false): string {
+  return `<div class="frameline-player" data-video="${code}"${plain ? ' data-mode="plain"' : ""}></div><script async src="${scriptUrl}"></script>`;
+}
+
+export function page(body: string, head = ""): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">${head}<style>body{margin:0;padding:16px;background:#eee;font-family:sans-serif}.wrap{max-width:720px;margin:0 auto}</style></head><body><div class="wrap">${body}</div></body></html>`;
+}
+
+export interface LocalServer {
+  url: string;
+  collects: CollectBatch[];
+  tracks: TrackBody[];
+  /** Paths of every GET, in order (to prove what was fetched when). */
+  requests: string[];
+  /** Status of every answered events-host post, in order. */
+  statuses: number[];
+  /** Serves `body` at `path` (html pages, built entries). */
+  route(path: string, body: string, type?: string): void;
+  stop(): void;
+}
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript", mjs: "text/javascript", html: "text/html", m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t", jpg: "image/jpeg", vtt: "text/vtt", json: "application/json",
+};
+
+/**
+ * One local origin: files from `dirs` (URL prefix → directory), in-memory
+ * routes, and a recording events host (`POST /v1/collect`, `POST /v1/track`)
+ * that answers CORS like the real one. Text assets are gzipped when asked, so
+ * byte counts match a real CDN.
+ */
+export interface ServeOptions {
+  /**
+   * Hands each events-host post to the real app instead of answering it here
+   * (e.g. `(req) => app.handle(req)`): the recording stays, the answer is the app's.
+   */
+  forward?: (request: Request) => Response | Promise<Response>;
+}
+
+export function serve(dirs: Record<string, string>, options: ServeOptions = {}): LocalServer {
+  const routes = new Map<string, { body: string; type: string }>();
+  const collects: CollectBatch[] = [];
+  const tracks: TrackBody[] = [];
+  const requests: string[] = [];
+  const statuses: number[] = [];
+  const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type", "access-control-allow-methods": "GET, POST, OPTIONS" };
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const { pathname } = new URL(req.url);
+      if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
+      if (req.method === "POST" && (pathname === "/v1/collect" || pathname === "/v1/track")) {
+        const text = await req.text();
+        try {
+          (pathname === "/v1/collect" ? collects : tracks).push(JSON.parse(text));
+        } catch {
+          statuses.push(400);
+          return Response.json({ error: "INVALID_PAYLOAD", message: "body is not JSON" }, { status: 400, headers: cors });
+        }
+        if (!options.forward) {
+          statuses.push(200);
+          return Response.json({ ok: true }, { headers: cors });
+        }
+        const answer = await options.forward(new Request(req.url, { method: "POST", headers: { "content-type": req.headers.get("content-type") || "text/plain" }, body: text }));
+        statuses.push(answer.status);
+        return new Response(await answer.text(), { status: answer.status, headers: { ...cors, "content-type": answer.headers.get("content-type") || "application/json" } });
+      }
+      requests.push(pathname);
+      const gzip = (req.headers.get("accept-encoding") || "").includes("gzip");
+      const send = (bytes: Uint8Array<ArrayBuffer>, type: string) => {
+        const text = /javascript|html|mpegurl|json|vtt/.test(type);
+        const headers: Record<string, string> = { ...cors, "content-type": type, "cache-control": "no-store" };
+        if (text && gzip) {
+          headers["content-encoding"] = "gzip";
+          return new Response(Bun.gzipSync(bytes), { headers });
+        }
+        return new Response(bytes, { headers });
+      };
+      const routed = routes.get(pathname);
+      if (routed) return send(new TextEncoder().encode(routed.body), routed.type);
+      for (const prefix in dirs) {
+        if (!pathname.startsWith(prefix)) continue;
+        const rel = decodeURIComponent(pathname.slice(prefix.length));
+        if (rel.includes("..")) break;
+        const file = Bun.file(join(dirs[prefix], rel));
+        if (await file.exists()) return send(new Uint8Array(await file.arrayBuffer()), TYPES[rel.split(".").pop() || ""] || "application/octet-stream");
+      }
+      return new Response("not found", { status: 404, headers: cors });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    collects,
+    tracks,
+    requests,
+    statuses,
+    route: (path, body, type = "text/html") => routes.set(path, { body, type }),
+    stop: () => server.stop(true),
+  };
+}
+
+/** Polls `check` until it returns a truthy value (bounded). */
+export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10000, stepMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await Bun.sleep(stepMs);
+  }
+}

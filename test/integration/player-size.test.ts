@@ -1,0 +1,92 @@
+/**
+ * The player's size budget (player/size-budget.json), on bundles built with
+ * the compiler's exact esbuild options (CONTRACT: core + per-video entry):
+ * what a page downloads before play intent, and with the hls.js chunk.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import budget from "../../player/size-budget.json";
+import type { PlayerConfig } from "../../player/types.ts";
+import { defaultSettings } from "../../server/modules/settings/groups.ts";
+import { buildCore, buildEntry, tempDir, type PlayerBuild } from "../helpers/browser.ts";
+
+const gzip = (text: string | Uint8Array<ArrayBuffer>) => Bun.gzipSync(typeof text === "string" ? new TextEncoder().encode(text) : text).length;
+
+let dir: string;
+let core: PlayerBuild;
+const read = (f: string) => readFileSync(join(dir, f), "utf8");
+
+/** Chunks a file imports statically (fetched with it) and dynamically (fetched later). */
+function imports(code: string) {
+  const stat = [...code.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.js)"/g)].map((m) => m[1]);
+  const dyn = [...code.matchAll(/import\(\s*"\.\/(chunk-[\w-]+\.js)"\s*\)/g)].map((m) => m[1]);
+  return { stat, dyn };
+}
+
+/** Every file fetched eagerly with `file`, following static imports. */
+function eager(file: string, seen = new Set<string>()): Set<string> {
+  seen.add(file);
+  for (const c of imports(read(file)).stat) if (!seen.has(c)) eager(c, seen);
+  return seen;
+}
+
+function config(): PlayerConfig {
+  const settings = defaultSettings() as PlayerConfig["settings"];
+  settings.chapters_options = { enabled: true, chapters: Array.from({ length: 8 }, (_, i) => ({ time_s: i * 60, title: `Chapter ${i + 1}` })) };
+  settings.cta_cards_options = { enabled: true, cards: [{ time_s: 30, duration_s: 20, text: "Get the offer", button_text: "Buy", url: "https://example.com/buy" }] };
+  settings.captions_options = { enabled: true, tracks: [{ src: "https://cdn.example.com/en.vtt", srclang: "en", label: "English", default: true }] };
+  settings.autoplay_options = { enabled: true, muted: true, unmute_prompt: true };
+  const rendition = { hls: "https://cdn.example.com/m/abc/landscape/index.m3u8", poster: "https://cdn.example.com/m/abc/landscape/poster.jpg", w: 1920, h: 1080 };
+  return {
+    video: { id: 1, code: "7d4f0a52-3c1b-4f7e-9a55-0c2f1b9e8d11", title: "Sales video", workspace_code: "ws_1234567890", default_orientation: "landscape", plain_mode: false, landscape: rendition, portrait: null },
+    settings,
+    playlist: {
+      playback_mode: "course", auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "both", playlist_chrome: "rail",
+      items: Array.from({ length: 5 }, (_, i) => ({ video_code: `code-${i}`, title: `Lesson ${i + 1}`, lesson_label: `Lesson ${i + 1}`, duration_s: 300, thumb_url: null, hls: rendition.hls, poster: rendition.poster })),
+    },
+    events_url: "https://events.example.com",
+  };
+}
+
+const ALL = { chapters: true, cta: true, captions: true, playlist: true, autoplay: true };
+
+beforeAll(async () => {
+  dir = tempDir("fl-size-");
+  core = await buildCore(dir);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("player size budget", () => {
+  test("entry + core before play intent, and with the hls.js chunk, stay within player/size-budget.json", async () => {
+    const entry = await buildEntry(config(), `https://cdn.example.com/cdn/p/${core.core}`, ALL);
+    const eagerFiles = eager(core.core);
+    const before = gzip(entry) + [...eagerFiles].reduce((n, f) => n + gzip(read(f)), 0);
+
+    // hls.js is its own chunk, reached only through a dynamic import from the core.
+    const lazy = [...eagerFiles].flatMap((f) => imports(read(f)).dyn);
+    expect(lazy.length).toBe(1);
+    const hls = read(lazy[0]);
+    const isHls = (code: string) => code.includes("hlsMediaAttached");
+    expect(isHls(hls)).toBe(true);
+    expect([...eagerFiles].some((f) => isHls(read(f)))).toBe(false);
+    const withHls = before + gzip(hls);
+
+    console.log(`player gzip: before play ${before} B (budget ${budget.before_play_gzip}), with hls.js ${withHls} B (budget ${budget.with_hls_gzip})`);
+    expect(before).toBeLessThanOrEqual(budget.before_play_gzip);
+    expect(withHls).toBeLessThanOrEqual(budget.with_hls_gzip);
+  });
+
+  test("a video without a feature ships none of its code", async () => {
+    const cfg = config();
+    const bare = await buildEntry(cfg, "https://cdn.example.com/cdn/p/core.js", {});
+    const full = await buildEntry(cfg, "https://cdn.example.com/cdn/p/core.js", ALL);
+    for (const cls of ["fl-mark", "fl-cta", "fl-cc", "fl-list", "fl-unmute"]) {
+      expect(full).toContain(cls);
+      expect(bare).not.toContain(cls);
+    }
+    // The entry stays a loader around the baked config.
+    expect(gzip(bare)).toBeLessThan(gzip(JSON.stringify(cfg)) + 400);
+  });
+});
