@@ -1,0 +1,49 @@
+/** `GET /admin/v1/ingest/counters`: the operator's view of ingest per minute. */
+import { Elysia, t } from "elysia";
+import { timingSafeEqual } from "node:crypto";
+import type { Deps } from "../deps.ts";
+import { Errors, validation } from "../errors.ts";
+import { credentialOf } from "../http/auth.ts";
+import { ingestFor } from "./index.ts";
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
+
+export function ingestAdminModule(deps: Deps, adminKey: string) {
+  return new Elysia({ name: "frameline.ingest-admin", detail: { tags: ["Operator"] } } as never).get(
+    "/admin/v1/ingest/counters",
+    async ({ query, request }) => {
+      const credential = credentialOf(request.headers);
+      if (credential === undefined || credential === "") throw Errors.authRequired();
+      if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
+      const to = query.to ? new Date(query.to) : new Date(deps.clock.now() + 60_000);
+      const from = query.from ? new Date(query.from) : new Date(to.getTime() - 60 * 60_000);
+      if (Number.isNaN(from.getTime())) throw validation({ from: ["The from must be an ISO 8601 date-time."] });
+      if (Number.isNaN(to.getTime())) throw validation({ to: ["The to must be an ISO 8601 date-time."] });
+      // This process's counts of the current minute are written first, so the read is up to date.
+      await ingestFor(deps).counters.flush();
+      const result = await deps.ch.query({
+        query: `SELECT formatDateTime(minute, '%Y-%m-%dT%H:%i:00Z') AS at, path, outcome, reason, toUInt64(sum(count)) AS total
+                FROM ingest_counters WHERE minute >= toDateTime({from:UInt32}) AND minute < toDateTime({to:UInt32})
+                GROUP BY minute, path, outcome, reason ORDER BY minute, path, outcome, reason`,
+        query_params: { from: Math.floor(from.getTime() / 1000), to: Math.ceil(to.getTime() / 1000) },
+        format: "JSONEachRow",
+      });
+      const rows = await result.json<{ at: string; path: string; outcome: string; reason: string; total: string | number }>();
+      return { counters: rows.map((r) => ({ minute: r.at, path: r.path, outcome: r.outcome, reason: r.reason, count: Number(r.total) })) };
+    },
+    {
+      query: t.Object({ from: t.Optional(t.String()), to: t.Optional(t.String()) }),
+      detail: {
+        summary: "Ingest counters per minute",
+        description: "Accepted, deduplicated and rejected (by reason) answers of the events host, per minute and path. Default: the last hour.",
+      },
+      response: { 200: t.Object({ counters: t.Array(CounterRow) }) },
+    },
+  );
+}

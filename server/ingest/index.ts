@@ -1,0 +1,74 @@
+/**
+ * The ingest pipeline of one process: a batcher per ClickHouse table and the
+ * ingest counters. Built lazily per `Deps` and drained by `stopIngest` before
+ * the engines close (server/main.ts), so SIGTERM loses nothing acknowledged.
+ */
+import type { Deps } from "../deps.ts";
+import { Batcher } from "./batcher.ts";
+import { IngestCounters, type CounterRow } from "./counters.ts";
+
+/** One row of ClickHouse `events` (0001_events.sql + 0002_ingest.sql). */
+export interface EventRow extends Record<string, unknown> {
+  workspace_id: number;
+  video_id: number;
+  video_code: string;
+  event_type: string;
+  event: string;
+  event_id: string;
+  session_code: string;
+  device_id: string;
+  watch_seconds: number;
+  video_time: number;
+  value: number | null;
+  properties: Record<string, string>;
+  /** `YYYY-MM-DD hh:mm:ss.sss` in UTC. */
+  created_at: string;
+  viewer_id: number;
+}
+
+export interface Ingest {
+  events: Batcher<EventRow>;
+  counters: IngestCounters;
+  stop(): Promise<void>;
+}
+
+const pipelines = new WeakMap<Deps, Ingest>();
+const COUNTER_FLUSH_MS = 10_000;
+
+export function ingestFor(deps: Deps): Ingest {
+  let ingest = pipelines.get(deps);
+  if (ingest) return ingest;
+  const { maxRows, maxWaitMs, concurrency } = deps.config.ingest;
+  const events = new Batcher<EventRow>(deps.ch, "events", { maxRows, maxWaitMs, concurrency });
+  const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
+  const counters = new IngestCounters(counterRows, () => deps.clock.now());
+  const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
+  timer.unref?.();
+  let stopping: Promise<void> | undefined;
+  ingest = {
+    events,
+    counters,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        await events.stop();
+        await counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) }));
+        await counterRows.stop();
+      })();
+      return stopping;
+    },
+  };
+  pipelines.set(deps, ingest);
+  return ingest;
+}
+
+/** Drains every batcher of this process; call before `deps.close()`. */
+export async function stopIngest(deps: Deps): Promise<void> {
+  // The stopped pipeline stays registered: a late request gets a refusal (500 WRITE_FAILED), not a fresh batcher.
+  await pipelines.get(deps)?.stop();
+}
+
+/** ClickHouse DateTime64(3) text for a JS time. */
+export function chTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23).replace("T", " ");
+}

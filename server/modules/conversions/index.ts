@@ -1,0 +1,104 @@
+/**
+ * `POST /api/v1/conversions` (SPEC.md "Conversions (server to server)") and the
+ * public browser fallback `POST /v1/conversion` on the events host.
+ */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../errors.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { countAnswer, markRejected } from "../../ingest/outcomes.ts";
+import { clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "../events/http.ts";
+import { EventsError } from "../events/model.ts";
+import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
+import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
+
+export function conversionsModule(deps: Deps) {
+  return new Elysia({ name: "frameline.conversions", detail: { tags: ["Conversions"] } } as never).use(authPlugin(deps)).post(
+    "/conversions",
+    ({ auth, body, request, set }) =>
+      idempotent(deps, { auth, request, set }, body, async () => {
+        try {
+          return { status: 201, body: await recordVerified(deps, auth.workspaceId, body) };
+        } catch (error) {
+          if (error instanceof ApiError) throw error;
+          deps.log.error("conversion write failed", { error: error instanceof Error ? error.message : String(error) });
+          throw new ApiError(503, { error: { code: "WRITE_FAILED", message: "The conversion could not be written. Retry with the same Idempotency-Key." } }, { "Retry-After": "5" });
+        }
+      }),
+    {
+      scope: "conversions:write",
+      // Named explicitly: with hooks on the route Elysia's OpenAPI otherwise lists no body content type.
+      parse: "json",
+      body: ConversionBody,
+      detail: {
+        summary: "Record a sale (server to server)",
+        description:
+          "Verified. Send `Idempotency-Key`. The ledger keys a sale by `conversion_data.integration` (default `api`) and `conversion_id`: a repeat never " +
+          "double-counts and a postback for the same integration and order as a browser-fallback row replaces it (the verified row wins, in either order). " +
+          "A recorded sale fans out `conversion` and `conversion.created`. 404 echoes `video_code`; currency exactly 3 characters and split-test ids " +
+          "both-or-neither are 422. 503 WRITE_FAILED when it could not be written: retry with the same key.",
+      },
+      response: { 201: ConversionReply },
+    },
+  );
+}
+
+export function browserConversionModule(deps: Deps) {
+  const ipRule = perMinute("conversion_ip", deps.config.eventLimits.browserConversionPerIpPerMinute);
+
+  const record = async (body: BrowserConversionBody, request: Request, set: { headers: Record<string, string | number> }, server: SocketInfo | null) => {
+    await limit(deps, set, [{ key: `ip:${clientIp(deps, request, server)}`, rule: ipRule }]);
+    let outcome: Awaited<ReturnType<typeof recordBrowser>>;
+    try {
+      outcome = await recordBrowser(deps, body);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof UnavailableError) throw eventsError(503, "UNAVAILABLE", "The integration lookup is unavailable. Retry shortly.", {}, { "Retry-After": "5" });
+      deps.log.error("browser conversion write failed", { error: error instanceof Error ? error.message : String(error) });
+      throw eventsError(500, "WRITE_FAILED", "The conversion could not be written. Retry with the same order_id.");
+    }
+    if (outcome === "integration_not_found") throw eventsError(404, "INTEGRATION_NOT_FOUND", `No integration "${body.integration}" is configured for this workspace.`);
+    if (outcome === "fallback_disabled") throw eventsError(403, "FALLBACK_DISABLED", `The browser fallback is turned off for "${body.integration}" in this workspace.`);
+    return { ok: true, id: outcome.id, conversion_source: "browser" as const, verified: false as const, attributed: outcome.attributed };
+  };
+
+  return new Elysia({ name: "frameline.browser-conversion", detail: { tags: ["Events host"] } } as never)
+    .onRequest(({ request, set }) => {
+      if (new URL(request.url).pathname === "/v1/conversion") Object.assign(set.headers, CORS_HEADERS);
+    })
+    .options(
+      "/v1/conversion",
+      ({ set }) => {
+        set.status = 204;
+        return "";
+      },
+      { detail: { hide: true } },
+    )
+    .post(
+      "/v1/conversion",
+      async ({ body, request, set, server }) => {
+        try {
+          return await record(body, request, set, server as SocketInfo | null);
+        } catch (error) {
+          throw markRejected(request, error);
+        }
+      },
+      {
+        // Listing the parsers also lets the OpenAPI description show the JSON body.
+        parse: [parseTextJson, "json"] as never,
+        transform: rejectUnknownFields(BrowserConversionBody),
+        body: BrowserConversionBody,
+        afterResponse: countAnswer(deps, "/v1/conversion"),
+        detail: {
+          summary: "Browser conversion fallback (no token)",
+          description:
+            "Public and CORS-enabled; 60 requests per minute per IP. Records an unverified row keyed `<integration>:<order_id>`: excluded from revenue, " +
+            "fans out nothing; a retry changes nothing and a later verified postback for the same integration and order replaces it. " +
+            "Unknown fields: 400 INVALID_PAYLOAD. 404 INTEGRATION_NOT_FOUND, 403 FALLBACK_DISABLED, 503 UNAVAILABLE (lookup down), 429 RATE_LIMITED.",
+          security: [],
+        },
+        response: { 200: BrowserConversionReply, 400: EventsError, 403: EventsError, 404: EventsError, 429: EventsError, 500: EventsError, 503: EventsError },
+      },
+    );
+}

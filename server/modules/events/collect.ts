@@ -1,0 +1,125 @@
+/**
+ * The player's beacons (`POST /v1/collect`): one `events` row per player event
+ * (one per watched range for heartbeats), the session and device made known
+ * viewers, and the player-driven webhook events written to the outbox.
+ *
+ * Which player action emits which webhook event:
+ * | player event          | outbox event(s)                                   |
+ * |-----------------------|---------------------------------------------------|
+ * | play                  | `play`; also `video.viewed` on a session's first play |
+ * | milestone {percent}   | `play.milestone` {percent} (25, 50, 75, 100)       |
+ * | cta_click             | `cta.clicked`                                      |
+ * | ended                 | `ended`                                            |
+ * | lesson_completed      | `lesson.completed`                                 |
+ * | playlist_ended        | `playlist.ended`                                   |
+ * | lead_form_submitted   | `lead_form.submitted`; `lead.captured` when its raw email makes a new lead |
+ * | quiz_answered         | `quiz.answered`                                    |
+ * pause, seek, watched (heartbeat), startup, rebuffer and error are analytics only.
+ */
+import type { Deps } from "../../deps.ts";
+import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
+import { enqueueEvent } from "../../storage/outbox.ts";
+import type { Sql } from "../../storage/postgres.ts";
+import * as viewers from "../viewers/service.ts";
+import { gated } from "../viewers/pg-gate.ts";
+import { eventsError } from "./http.ts";
+import { hex, IDENTITY_FIELDS, normaliseEmail } from "./identity.ts";
+import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
+import * as repo from "./repo.ts";
+import { storedProperties } from "./service.ts";
+
+export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {
+  play: "play",
+  milestone: "play.milestone",
+  cta_click: "cta.clicked",
+  ended: "ended",
+  lesson_completed: "lesson.completed",
+  playlist_ended: "playlist.ended",
+  lead_form_submitted: "lead_form.submitted",
+  quiz_answered: "quiz.answered",
+};
+
+const HOUR = 60 * 60_000;
+
+export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted: number }> {
+  const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
+  const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
+  if (workspaceId === undefined || !video) throw eventsError(404, "VIDEO_NOT_FOUND", "No such video in this workspace.", { video_code: body.video_code });
+
+  const viewerId = await viewers.touchSession(deps, workspaceId, { sessionCode: body.session_id, deviceId: body.device_id, profileId: body.profile_id, video });
+  const now = deps.clock.now();
+  const rows: EventRow[] = [];
+  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now));
+  await ingestFor(deps).events.add(rows);
+
+  // Webhook events only after the rows are safely written; the outbox commits them atomically.
+  const webhooks = body.events.filter((e) => PLAYER_WEBHOOKS[e.type]);
+  if (webhooks.length) {
+    const firstPlay = webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(deps, workspaceId, body.session_id));
+    const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
+    await gated(deps, () => deps.sql.begin(async (tx) => {
+      const sql = tx as unknown as Sql;
+      if (firstPlay) await enqueueEvent(sql, workspaceId, "video.viewed", base);
+      for (const e of webhooks) {
+        const extra: Record<string, unknown> = { video_time: e.video_time ?? null };
+        if (e.type === "milestone") extra.percent = e.percent ?? null;
+        if (e.properties) extra.properties = storedProperties(e.properties);
+        await enqueueEvent(sql, workspaceId, PLAYER_WEBHOOKS[e.type]!, { ...base, ...extra });
+      }
+    }));
+    for (const e of webhooks) {
+      if (e.type !== "lead_form_submitted" || !e.email || normaliseEmail(e.email) === "") continue;
+      const email = normaliseEmail(e.email);
+      const sha = hex("sha256", email);
+      await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form" }));
+      await viewers.linkKeys(deps, workspaceId, viewerId, [
+        { kind: viewers.KeyKinds.emailSha256, key: sha },
+        { kind: viewers.KeyKinds.emailMd5, key: hex("md5", email) },
+      ]);
+    }
+  }
+  return { accepted: rows.length };
+}
+
+const KNOWN = new Set(["type", "t", "video_time", "from_s", "to_s", "ranges", "from", "to", "percent", "ms", "email", "properties"]);
+
+/** Extra scalar fields of a player event as properties (identity fields never). */
+function extraProperties(e: PlayerEvent): Record<string, string> {
+  const out = storedProperties(e.properties);
+  for (const [key, value] of Object.entries(e)) {
+    if (KNOWN.has(key) || key.length > 40 || Object.keys(out).length >= 20) continue;
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
+    if ((IDENTITY_FIELDS as readonly string[]).includes(key)) continue;
+    out[key] = String(value).slice(0, 100);
+  }
+  return out;
+}
+
+function toRows(workspaceId: number, video: { id: number; code: string }, viewerId: number, body: CollectBody, e: PlayerEvent, now: number): EventRow[] {
+  const at = e.t === undefined ? now : Math.min(now, Math.max(now - HOUR, e.t));
+  const properties = extraProperties(e);
+  if (e.type === "milestone" && e.percent !== undefined) properties.percent = String(e.percent);
+  if (e.type === "seek" && e.from !== undefined) properties.from_s = String(e.from);
+  const base: EventRow = {
+    workspace_id: workspaceId,
+    video_id: video.id,
+    video_code: video.code,
+    event_type: e.type,
+    event: "",
+    event_id: "",
+    session_code: body.session_id,
+    device_id: body.device_id ?? "",
+    watch_seconds: 0,
+    video_time: e.type === "seek" && e.to !== undefined ? e.to : (e.video_time ?? 0),
+    value: e.type === "startup" || e.type === "rebuffer" ? (e.ms ?? null) : null,
+    properties,
+    created_at: chTime(at),
+    viewer_id: viewerId,
+  };
+  const ranges = e.type === "watched" ? (e.from_s !== undefined && e.to_s !== undefined ? [{ from_s: e.from_s, to_s: e.to_s }] : []) : e.type === "heartbeat" ? (e.ranges ?? []) : undefined;
+  if (!ranges) return [base];
+  // One `watched` row per range: video_time = from_s, watch_seconds = to_s - from_s, so retention counts coverage, not wall time.
+  return ranges
+    .filter((r) => r.to_s > r.from_s)
+    .map((r) => ({ ...base, event_type: "watched", video_time: r.from_s, watch_seconds: r.to_s - r.from_s, properties: { ...properties, from_s: String(r.from_s), to_s: String(r.to_s) } }));
+}

@@ -1,0 +1,105 @@
+/**
+ * Events-host plumbing shared by /v1/event, /v1/track, /v1/collect and
+ * /v1/conversion: strict JSON bodies (unknown fields → 400 INVALID_PAYLOAD),
+ * the `{error: CODE, message}` shape for auth failures, client IPs and CORS.
+ */
+import type { TObject } from "@sinclair/typebox";
+import type { Deps } from "../../deps.ts";
+import { ApiError, Errors } from "../../errors.ts";
+import { consume, type RateLimitRule } from "../../http/rate-limit.ts";
+import type { Scope } from "../../http/scopes.ts";
+import type { Auth } from "../../http/token-verifier.ts";
+import { SingleFlight } from "../viewers/single-flight.ts";
+
+export const eventsError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  new ApiError(status, { error: code, message, ...extra }, headers);
+
+/**
+ * Elysia strips unknown properties during validation, and SPEC.md says an
+ * unknown field is rejected: this `transform` hook (it runs before validation)
+ * checks the body's top-level keys against the schema.
+ */
+export function rejectUnknownFields(schema: TObject) {
+  const allowed = new Set(Object.keys(schema.properties));
+  return ({ body }: { body: unknown }) => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw Errors.eventsInvalidPayload("The body must be a JSON object.");
+    for (const key of Object.keys(body)) if (!allowed.has(key)) throw Errors.eventsInvalidPayload(`Unknown field "${key}".`);
+  };
+}
+
+/**
+ * `navigator.sendBeacon` cannot send `application/json` cross-origin without a
+ * preflight, so the browser paths also take JSON sent as `text/plain`.
+ */
+export async function parseTextJson({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> {
+  if (!contentType.startsWith("text/plain")) return undefined;
+  try {
+    return JSON.parse(await request.text());
+  } catch {
+    throw Errors.eventsInvalidPayload("The body is not valid JSON.");
+  }
+}
+
+/**
+ * Token check of the events host (SPEC.md "Authentication" 6-8): the legacy key
+ * is refused with 403, failures use the events host's `{error, message}` shape.
+ * The application API's 60 writes/min per token do not apply here; the events
+ * host has its own limits (600/min per workspace, 120/min per IP).
+ */
+const verifications = new SingleFlight<Auth>();
+
+export async function authorizeEvents(deps: Deps, request: Request, credential: string | undefined, scope: Scope): Promise<Auth> {
+  let auth: Auth;
+  try {
+    // A cold burst with one token is one lookup, not hundreds (the cache fills from the first).
+    auth = credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events");
+  } catch (error) {
+    throw toEventsShape(error);
+  }
+  if (auth.legacy) throw Errors.eventsForbiddenLegacy();
+  if (!auth.scopes.includes(scope)) throw eventsError(403, "INSUFFICIENT_SCOPE", `This call needs the ${scope} scope.`, { required: scope });
+  return auth;
+}
+
+/** Re-renders an application-API-shaped error (`{error: {code, message}}`) in the events host's shape. */
+export function toEventsShape(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const inner = (error.body as { error?: unknown }).error;
+  if (typeof inner !== "object" || inner === null) return error;
+  const { code, message, ...extra } = inner as { code: string; message: string };
+  return new ApiError(error.status, { error: code, message, ...extra }, error.headers);
+}
+
+export interface SocketInfo {
+  requestIP?(request: Request): { address: string } | null;
+}
+
+export function clientIp(deps: Deps, request: Request, server: SocketInfo | null | undefined): string {
+  if (deps.config.trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    if (forwarded) return forwarded.split(",")[0]!.trim();
+  }
+  return server?.requestIP?.(request)?.address ?? "unknown";
+}
+
+/** Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's shape. */
+export async function limit(deps: Deps, set: { headers: Record<string, string | number> }, checks: { key: string; rule: RateLimitRule }[]): Promise<void> {
+  for (const { key, rule } of checks) {
+    try {
+      const { headers } = await consume(deps.rateLimits, key, rule, deps.clock.now());
+      Object.assign(set.headers, headers);
+    } catch (error) {
+      throw toEventsShape(error);
+    }
+  }
+}
+
+export const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type",
+  "Access-Control-Max-Age": "86400",
+} as const;
+
+export const perMinute = (name: string, limit: number): RateLimitRule => ({ name, limit, windowMs: 60_000 });
+

@@ -1,0 +1,150 @@
+/**
+ * The events host (SPEC.md "Custom events"; CONTRACT.md): `POST /v1/event`
+ * (backend, token), `POST /v1/track` (browser, declared names only),
+ * `POST /v1/collect` (the player's batches). Errors use `{error: CODE, message}`.
+ */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../errors.ts";
+import { credentialOf } from "../../http/auth.ts";
+import { countAnswer, markDeduplicated, markRejected } from "../../ingest/outcomes.ts";
+import * as viewers from "../viewers/service.ts";
+import { collect } from "./collect.ts";
+import { authorizeEvents, clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
+import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
+import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
+
+/** Anything that is not already a spec error is a write that did not happen: 500 WRITE_FAILED, retry with the same event_id. */
+export function writeFailed(deps: Deps, error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
+  return eventsError(500, "WRITE_FAILED", "The event could not be written. Retry (with the same event_id to avoid a double count).");
+}
+
+const errors = { 400: EventsError, 401: EventsError, 403: EventsError, 422: EventsError, 429: EventsError, 500: EventsError };
+
+export function eventsModule(deps: Deps) {
+  const { eventLimits } = deps.config;
+  const workspaceRule = perMinute("events", eventLimits.perWorkspacePerMinute);
+  const ipRule = perMinute("events_ip", eventLimits.perIpPerMinute);
+  const collectRule = perMinute("collect_ip", eventLimits.perIpPerMinute * 10);
+  const cors = ({ set }: { set: { headers: Record<string, string | number> } }) => void Object.assign(set.headers, CORS_HEADERS);
+  const PUBLIC = new Set(["/v1/track", "/v1/collect"]);
+  const preflight = ({ set }: { set: { status?: number | string; headers: Record<string, string | number> } }) => {
+    Object.assign(set.headers, CORS_HEADERS);
+    set.status = 204;
+    return "";
+  };
+
+  return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
+    // Before parsing, so even a rejected body carries CORS headers the page can read.
+    .onRequest(({ request, set }) => {
+      if (PUBLIC.has(new URL(request.url).pathname)) cors({ set });
+    })
+    .post(
+      "/v1/event",
+      async ({ body, request, set, server }) => {
+        try {
+          const auth = await authorizeEvents(deps, request, credentialOf(request.headers), "events:write");
+          await limit(deps, set, [
+            { key: `w${auth.workspaceId}`, rule: workspaceRule },
+            { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
+          ]);
+          const recorded = await recordCustomEvent(deps, auth.workspaceId, body, "backend");
+          if (recorded.deduplicated) markDeduplicated(request);
+          set.status = recorded.status;
+          return recorded.body;
+        } catch (error) {
+          throw markRejected(request, writeFailed(deps, error));
+        }
+      },
+      {
+        // Listing the parsers also lets the OpenAPI description show the JSON body.
+        parse: [parseTextJson, "json"] as never,
+        transform: rejectUnknownFields(CustomEventBody),
+        body: CustomEventBody,
+        afterResponse: countAnswer(deps, "/v1/event"),
+        detail: {
+          summary: "Send a custom event",
+          description:
+            "Scope `events:write`. 200 when a viewer resolved (session_id, device_id, profile_id, then identity), 202 when not (recorded unattributed, do not retry). " +
+            "Raw email/phone are hashed on arrival. `event_id` deduplicates for 24 h. Unknown fields: 400 INVALID_PAYLOAD. Never a conversion.",
+        },
+        response: { 200: CustomEventReply, 202: CustomEventReply, ...errors },
+      },
+    )
+    .options("/v1/track", preflight, { detail: { hide: true } })
+    .post(
+      "/v1/track",
+      async ({ body, request, set, server }) => {
+        try {
+          const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
+          if (workspaceId === undefined) throw eventsError(404, "WORKSPACE_NOT_FOUND", "No workspace has this code.");
+          await limit(deps, set, [
+            { key: `w${workspaceId}`, rule: workspaceRule },
+            { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
+          ]);
+          const name = normaliseName(body.event);
+          if (!(await isDeclaredMetric(deps, workspaceId, name))) {
+            throw eventsError(422, "EVENT_NOT_DECLARED", `The event "${name}" is not declared as a custom metric in this workspace.`, { event: name });
+          }
+          const { workspace_code: _, ...input } = body;
+          const recorded = await recordCustomEvent(deps, workspaceId, input, "browser");
+          if (recorded.deduplicated) markDeduplicated(request);
+          set.status = recorded.status;
+          return recorded.body;
+        } catch (error) {
+          throw markRejected(request, writeFailed(deps, error));
+        }
+      },
+      {
+        // Listing the parsers also lets the OpenAPI description show the JSON body.
+        parse: [parseTextJson, "json"] as never,
+        transform: rejectUnknownFields(TrackBody),
+        body: TrackBody,
+        afterResponse: countAnswer(deps, "/v1/track"),
+        detail: {
+          summary: "Send a browser custom event (no token)",
+          description:
+            "Used by the tracker script. The name must first be declared as a custom metric (POST /admin/v1/workspaces/{id}/custom-metrics); " +
+            "an undeclared name is 422 EVENT_NOT_DECLARED. Raw email and phone are not accepted here: the page sends their hashes. " +
+            "Same answer as POST /v1/event. CORS-enabled; `text/plain` bodies accepted (sendBeacon).",
+          security: [],
+        },
+        response: { 200: CustomEventReply, 202: CustomEventReply, ...errors, 404: EventsError },
+      },
+    )
+    .options("/v1/collect", preflight, { detail: { hide: true } })
+    .post(
+      "/v1/collect",
+      async ({ body, request, set, server }) => {
+        try {
+          await limit(deps, set, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+          return { ok: true, ...(await collect(deps, body)) };
+        } catch (error) {
+          throw markRejected(request, writeFailed(deps, error));
+        }
+      },
+      {
+        // Listing the parsers also lets the OpenAPI description show the JSON body.
+        parse: [parseTextJson, "json"] as never,
+        transform: rejectUnknownFields(CollectBody),
+        body: CollectBody,
+        afterResponse: countAnswer(deps, "/v1/collect"),
+        detail: {
+          summary: "Player beacons (no token)",
+          description:
+            "The player's batches: up to 200 events of one session on one video, each `{type, t (ms epoch), video_time, ...fields}`. Types: play, pause, " +
+            "seek (`from`, `to`), ended, watched (`from_s`, `to_s`: a stretch actually watched; stored as event_type `watched` with video_time = from_s and " +
+            "watch_seconds = to_s - from_s; `heartbeat` with `ranges: [{from_s, to_s}]` is the same, one row per range), milestone (`percent` 25/50/75/100), " +
+            "cta_click, lesson_completed, playlist_ended, lead_form_submitted (`email` makes a lead), quiz_answered, startup and rebuffer (`ms`), error. " +
+            "Other scalar fields are kept as properties (100 characters, 20 keys). " +
+            "Webhooks: play → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
+            "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` " +
+            "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written. CORS-enabled; `text/plain` accepted.",
+          security: [],
+        },
+        response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer() }), ...errors, 404: EventsError },
+      },
+    );
+}

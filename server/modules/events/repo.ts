@@ -1,0 +1,152 @@
+/** SQL of custom events: the event-name registry, event_id dedup and leads. */
+import type { Sql } from "../../storage/postgres.ts";
+import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
+
+export const MAX_EVENT_NAMES = 100;
+
+export async function listEventNames(sql: Sql, workspaceId: number): Promise<string[]> {
+  return (await sql<{ name: string }[]>`SELECT name FROM event_names WHERE workspace_id = ${workspaceId}`).map((r) => r.name);
+}
+
+/**
+ * Registers a name unless the workspace already uses MAX_EVENT_NAMES others.
+ * A transaction-scoped advisory lock per workspace serialises the count check.
+ */
+export async function registerEventName(sql: Sql, workspaceId: number, name: string): Promise<{ ok: boolean; inUse: number }> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(72403185, ${workspaceId}::int)`;
+    const [exists] = await tx`SELECT 1 FROM event_names WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+    const [{ n }] = (await tx`SELECT count(*)::int AS n FROM event_names WHERE workspace_id = ${workspaceId}`) as unknown as [{ n: number }];
+    if (exists) return { ok: true, inUse: n };
+    if (n >= MAX_EVENT_NAMES) return { ok: false, inUse: n };
+    await tx`INSERT INTO event_names (workspace_id, name) VALUES (${workspaceId}, ${name})`;
+    return { ok: true, inUse: n + 1 };
+  });
+}
+
+export interface DedupRow {
+  event: string;
+  attributed: boolean;
+  matched_by: string | null;
+  written: boolean;
+}
+
+/**
+ * Claims an event_id. A claim older than 24 h is expired (SPEC.md rule 5) and
+ * one never written within `staleMs` (its writer crashed or failed) is taken
+ * over, so a retry after a failure is recorded rather than answered from memory.
+ */
+export async function claimEventId(
+  sql: Sql,
+  workspaceId: number,
+  eventId: string,
+  answer: { event: string; attributed: boolean; matchedBy: string | null },
+  now: Date,
+  staleMs: number,
+): Promise<{ claimed: true } | { claimed: false; prior: DedupRow }> {
+  const expired = new Date(now.getTime() - 24 * 60 * 60_000);
+  const stale = new Date(now.getTime() - staleMs);
+  const rows = await sql`
+    INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at)
+    VALUES (${workspaceId}, ${eventId}, ${answer.event}, ${answer.attributed}, ${answer.matchedBy}, ${now})
+    ON CONFLICT (workspace_id, event_id) DO UPDATE
+      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, written = false, created_at = EXCLUDED.created_at
+      WHERE event_dedup.created_at <= ${expired} OR (NOT event_dedup.written AND event_dedup.created_at <= ${stale})
+    RETURNING event_id`;
+  if (rows.length) return { claimed: true };
+  const [prior]: [DedupRow?] = await sql`
+    SELECT event, attributed, matched_by, written FROM event_dedup WHERE workspace_id = ${workspaceId} AND event_id = ${eventId}`;
+  if (!prior) return claimEventId(sql, workspaceId, eventId, answer, now, staleMs);
+  return { claimed: false, prior: { ...prior, matched_by: prior.matched_by || null } };
+}
+
+export async function markWritten(sql: Sql, workspaceId: number, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await sql`UPDATE event_dedup SET written = true WHERE workspace_id = ${workspaceId} AND event_id IN ${sql(eventIds)}`;
+}
+
+export async function releaseClaim(sql: Sql, workspaceId: number, eventId: string): Promise<void> {
+  await sql`DELETE FROM event_dedup WHERE workspace_id = ${workspaceId} AND event_id = ${eventId} AND NOT written`;
+}
+
+export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
+  const rows = await sql`DELETE FROM event_dedup WHERE created_at <= ${new Date(now.getTime() - 24 * 60 * 60_000)} RETURNING event_id`;
+  return rows.length;
+}
+
+/**
+ * SPEC.md rule 4: a raw email with a video_code is a real contact. The lead and
+ * its `lead.captured` event commit together; only a new lead emits.
+ */
+export async function upsertLead(
+  sql: Sql,
+  workspaceId: number,
+  lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string },
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const [row]: [{ id: number; inserted: boolean }?] = await tx`
+      INSERT INTO leads (workspace_id, email, email_sha256, video_id, video_code, viewer_id)
+      VALUES (${workspaceId}, ${lead.email}, ${lead.emailSha256}, ${lead.video.id}, ${lead.video.code}, ${lead.viewerId})
+      ON CONFLICT (workspace_id, email_sha256) DO UPDATE
+        SET video_id = EXCLUDED.video_id, video_code = EXCLUDED.video_code, viewer_id = COALESCE(EXCLUDED.viewer_id, leads.viewer_id), updated_at = now()
+      RETURNING id, (xmax = 0) AS inserted`;
+    if (!row!.inserted) return false;
+    await enqueueEvent(tx as unknown as Sql, workspaceId, LifecycleEvents.leadCaptured, {
+      lead: { id: row!.id, email: lead.email },
+      video: { id: lead.video.id, code: lead.video.code },
+      source: lead.source,
+    });
+    return true;
+  });
+}
+
+export interface ClaimItem {
+  workspaceId: number;
+  eventId: string;
+  answer: { event: string; attributed: boolean; matchedBy: string | null };
+}
+
+/**
+ * `claimEventId` for many ids in one statement (keys must be distinct).
+ * Returns, per item, either a fresh claim or the answer given first.
+ */
+export async function claimEventIds(sql: Sql, items: ClaimItem[], now: Date, staleMs: number): Promise<({ claimed: true } | { claimed: false; prior: DedupRow })[]> {
+  const expired = new Date(now.getTime() - 24 * 60 * 60_000);
+  const stale = new Date(now.getTime() - staleMs);
+  const ws = items.map((i) => String(i.workspaceId));
+  const ids = items.map((i) => i.eventId);
+  const claimed = await sql<{ workspace_id: number; event_id: string }[]>`
+    INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at)
+    SELECT u.w, u.e, u.n, u.a, NULLIF(u.m, ''), ${now}::timestamptz
+    FROM unnest(${sql.array(ws)}::bigint[], ${sql.array(ids)}::text[], ${sql.array(items.map((i) => i.answer.event))}::text[],
+                ${sql.array(items.map((i) => String(i.answer.attributed)))}::boolean[], ${sql.array(items.map((i) => i.answer.matchedBy ?? ""))}::text[]) AS u(w, e, n, a, m)
+    ON CONFLICT (workspace_id, event_id) DO UPDATE
+      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, written = false, created_at = EXCLUDED.created_at
+      WHERE event_dedup.created_at <= ${expired} OR (NOT event_dedup.written AND event_dedup.created_at <= ${stale})
+    RETURNING workspace_id, event_id`;
+  const won = new Set(claimed.map((r) => `${r.workspace_id}:${r.event_id}`));
+  const lost = items.filter((i) => !won.has(`${i.workspaceId}:${i.eventId}`));
+  const priors = new Map<string, DedupRow>();
+  if (lost.length) {
+    const rows = await sql<(DedupRow & { workspace_id: number; event_id: string })[]>`
+      SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.written FROM event_dedup d
+      JOIN unnest(${sql.array(lost.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(lost.map((i) => i.eventId))}::text[]) AS u(w, e)
+        ON d.workspace_id = u.w AND d.event_id = u.e`;
+    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, written: r.written });
+  }
+  return items.map((i) => {
+    const key = `${i.workspaceId}:${i.eventId}`;
+    if (won.has(key)) return { claimed: true as const };
+    const prior = priors.get(key);
+    // Swept between the two statements: nobody holds it, so this call does.
+    return prior ? { claimed: false as const, prior } : { claimed: true as const };
+  });
+}
+
+export async function markWrittenMany(sql: Sql, items: { workspaceId: number; eventId: string }[]): Promise<void> {
+  if (items.length === 0) return;
+  await sql`
+    UPDATE event_dedup SET written = true
+    FROM unnest(${sql.array(items.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(items.map((i) => i.eventId))}::text[]) AS u(w, e)
+    WHERE event_dedup.workspace_id = u.w AND event_dedup.event_id = u.e`;
+}

@@ -1,0 +1,239 @@
+/**
+ * Custom events (SPEC.md "Custom events"): normalise, cap names, resolve the
+ * viewer, dedup by event_id, write one `events` row through the batcher and
+ * answer only once it is written. Never a conversion, never revenue.
+ */
+import type { Deps } from "../../deps.ts";
+import { Errors } from "../../errors.ts";
+import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
+import { normaliseEventName } from "../admin/service.ts";
+import * as viewers from "../viewers/service.ts";
+import { SingleFlight } from "../viewers/single-flight.ts";
+import { gated } from "../viewers/pg-gate.ts";
+import { Group } from "../viewers/group.ts";
+import { eventsError } from "./http.ts";
+import { hex, identityKeys, IDENTITY_FIELDS, normaliseEmail, type IdentityInput } from "./identity.ts";
+import type { CustomEventReply } from "./model.ts";
+import * as repo from "./repo.ts";
+
+export interface CustomEventInput extends IdentityInput {
+  event: string;
+  session_id?: string;
+  device_id?: string;
+  profile_id?: string;
+  value?: number;
+  event_id?: string;
+  properties?: Record<string, string | number | boolean>;
+  video_code?: string;
+}
+
+export interface Recorded {
+  status: 200 | 202;
+  body: CustomEventReply;
+  deduplicated: boolean;
+}
+
+/** A claim not marked written after this long belongs to a writer that failed or died. */
+const STALE_CLAIM_MS = 30_000;
+
+const namesCache = new WeakMap<Deps, Map<number, Set<string>>>();
+const nameFlights = new SingleFlight<void>();
+
+/** SPEC.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
+export async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
+  if (namesCache.get(deps)?.get(workspaceId)?.has(name)) return;
+  // One registration per workspace at a time in this process; a burst of a new name is one transaction.
+  return nameFlights.run(`${workspaceId}`, () => registerName(deps, workspaceId, name)).then(() => {
+    if (!namesCache.get(deps)?.get(workspaceId)?.has(name)) return ensureEventName(deps, workspaceId, name);
+  });
+}
+
+async function registerName(deps: Deps, workspaceId: number, name: string): Promise<void> {
+  let perWorkspace = namesCache.get(deps);
+  if (!perWorkspace) namesCache.set(deps, (perWorkspace = new Map()));
+  let names = perWorkspace.get(workspaceId);
+  if (names?.has(name)) return;
+  if (!names) {
+    names = new Set(await gated(deps, () => repo.listEventNames(deps.sql, workspaceId)));
+    perWorkspace.set(workspaceId, names);
+    if (names.has(name)) return;
+  }
+  const { ok, inUse } = await gated(deps, () => repo.registerEventName(deps.sql, workspaceId, name));
+  if (!ok) {
+    throw eventsError(422, "TOO_MANY_EVENT_NAMES", `This workspace already uses ${inUse} distinct event names, the most allowed (${repo.MAX_EVENT_NAMES}).`, {
+      in_use: inUse,
+      limit: repo.MAX_EVENT_NAMES,
+    });
+  }
+  names.add(name);
+}
+
+export function normaliseName(raw: string): string {
+  const name = normaliseEventName(raw);
+  if (name === "") throw eventsError(400, "INVALID_EVENT_NAME", "The event name has no usable characters after normalisation (a-z, 0-9, _ and -).");
+  return name;
+}
+
+/** Properties as stored: strings, identity keys removed (SPEC.md "Custom events": never stored as properties). */
+export function storedProperties(properties: Record<string, string | number | boolean> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!properties) return out;
+  const entries = Object.entries(properties);
+  if (entries.length > 20) throw Errors.eventsInvalidPayload("properties: at most 20 keys.");
+  for (const [key, value] of entries) {
+    if (key.length === 0 || key.length > 40) throw Errors.eventsInvalidPayload(`properties: the key "${key.slice(0, 40)}" must be 1 to 40 characters.`);
+    const text = String(value);
+    if (text.length > 100) throw Errors.eventsInvalidPayload(`properties.${key}: the value must be at most 100 characters.`);
+    if ((IDENTITY_FIELDS as readonly string[]).includes(key)) continue;
+    out[key] = text;
+  }
+  return out;
+}
+
+export async function recordCustomEvent(deps: Deps, workspaceId: number, input: CustomEventInput, source: "backend" | "browser"): Promise<Recorded> {
+  const event = normaliseName(input.event);
+  const properties = storedProperties(input.properties);
+  if (input.value !== undefined && (!Number.isFinite(input.value) || Math.abs(input.value) > 1_000_000_000)) {
+    throw Errors.eventsInvalidPayload("value: must be between -1000000000 and 1000000000.");
+  }
+  await ensureEventName(deps, workspaceId, event);
+
+  const identity = identityKeys(input);
+  const resolution = await viewers.resolveViewer(deps, workspaceId, {
+    sessionId: input.session_id,
+    deviceId: input.device_id,
+    profileId: input.profile_id,
+    identity,
+  });
+  const answer = { event, attributed: resolution !== undefined, matchedBy: resolution?.matchedBy ?? null };
+  const reply = (a: { event: string; attributed: boolean; matchedBy: string | null }): Omit<Recorded, "deduplicated"> => ({
+    status: a.attributed ? 200 : 202,
+    body: { ok: true, event: a.event, event_id: input.event_id ?? null, attributed: a.attributed, matched_by: a.matchedBy },
+  });
+
+  const now = deps.clock.now();
+  if (input.event_id !== undefined) {
+    // A repeat while the first is still being written waits for its answer (same process); otherwise Postgres decides.
+    const flightKey = `${workspaceId}:${input.event_id}`;
+    const running = inFlight.get(flightKey);
+    if (running) {
+      const first = await running;
+      return { ...reply({ event: first.body.event, attributed: first.body.attributed, matchedBy: first.body.matched_by }), deduplicated: true };
+    }
+    const attempt = claimAndWrite(deps, workspaceId, input, answer, resolution, now, source, properties, identity, event).then((r) => ({ ...reply(r.answer), deduplicated: r.deduplicated }));
+    inFlight.set(flightKey, attempt);
+    try {
+      return await attempt;
+    } finally {
+      inFlight.delete(flightKey);
+    }
+  }
+  await write(deps, workspaceId, input, resolution, now, source, properties, identity, event);
+  return { ...reply(answer), deduplicated: false };
+}
+
+type Answer = { event: string; attributed: boolean; matchedBy: string | null };
+const inFlight = new Map<string, Promise<Recorded>>();
+
+async function claimAndWrite(
+  deps: Deps,
+  workspaceId: number,
+  input: CustomEventInput,
+  answer: Answer,
+  resolution: viewers.Resolution | undefined,
+  now: number,
+  source: "backend" | "browser",
+  properties: Record<string, string>,
+  identity: viewers.ViewerKey[],
+  event: string,
+): Promise<{ answer: Answer; deduplicated: boolean }> {
+  const eventId = input.event_id!;
+  const { claims, marks } = groups(deps);
+  const claim = await claims.add({ workspaceId, eventId, answer, now });
+  if (!claim.claimed) return { answer: { event: claim.prior.event, attributed: claim.prior.attributed, matchedBy: claim.prior.matched_by }, deduplicated: true };
+  try {
+    await write(deps, workspaceId, input, resolution, now, source, properties, identity, event);
+  } catch (error) {
+    await gated(deps, () => repo.releaseClaim(deps.sql, workspaceId, eventId)).catch(() => {});
+    throw error;
+  }
+  // The row is written and the client will be told so; should this mark fail, the claim goes stale and a retry re-records.
+  await marks.add({ workspaceId, eventId }).catch((error) => deps.log.warn("event_dedup mark failed", { error: String(error) }));
+  return { answer, deduplicated: false };
+}
+
+interface Groups {
+  claims: Group<repo.ClaimItem & { now: number }, { claimed: true } | { claimed: false; prior: repo.DedupRow }>;
+  marks: Group<{ workspaceId: number; eventId: string }, void>;
+}
+const groupsOf = new WeakMap<Deps, Groups>();
+
+/** event_id claims and "written" marks go to Postgres in groups: one statement per few milliseconds, not one per event. */
+function groups(deps: Deps): Groups {
+  let g = groupsOf.get(deps);
+  if (!g) {
+    g = {
+      claims: new Group((items) => gated(deps, () => repo.claimEventIds(deps.sql, items, new Date(items[0]!.now), STALE_CLAIM_MS))),
+      marks: new Group(async (items) => {
+        await gated(deps, () => repo.markWrittenMany(deps.sql, items));
+        return items.map(() => undefined);
+      }),
+    };
+    groupsOf.set(deps, g);
+  }
+  return g;
+}
+
+async function write(
+  deps: Deps,
+  workspaceId: number,
+  input: CustomEventInput,
+  resolution: viewers.Resolution | undefined,
+  now: number,
+  source: "backend" | "browser",
+  properties: Record<string, string>,
+  identity: viewers.ViewerKey[],
+  event: string,
+): Promise<void> {
+  // Rule 4: identity on an attributed event ties the viewer to it, as an identify call does.
+  if (resolution) {
+    const keys = [...identity];
+    if (input.device_id) keys.push({ kind: viewers.KeyKinds.device, key: input.device_id });
+    if (input.profile_id) keys.push({ kind: viewers.KeyKinds.profile, key: input.profile_id });
+    await viewers.linkKeys(deps, workspaceId, resolution.viewerId, keys);
+  }
+  const video = input.video_code ? await viewers.videoByCode(deps, workspaceId, input.video_code) : undefined;
+  if (input.email !== undefined && normaliseEmail(input.email) !== "" && video) {
+    const email = normaliseEmail(input.email);
+    await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: hex("sha256", email), video, viewerId: resolution?.viewerId ?? null, source }));
+  }
+  const sessionVideo = resolution?.session;
+  const row: EventRow = {
+    workspace_id: workspaceId,
+    video_id: video?.id ?? sessionVideo?.videoId ?? 0,
+    video_code: video?.code ?? sessionVideo?.videoCode ?? "",
+    event_type: "custom",
+    event,
+    event_id: input.event_id ?? "",
+    // An unattributed event carries no session identity (SPEC.md "Custom event").
+    session_code: resolution ? (input.session_id ?? "") : "",
+    device_id: resolution ? (input.device_id ?? "") : "",
+    watch_seconds: 0,
+    video_time: 0,
+    value: input.value ?? null,
+    properties: source === "browser" ? { ...properties, $source: "browser" } : properties,
+    created_at: chTime(now),
+    viewer_id: resolution?.viewerId ?? 0,
+  };
+  await ingestFor(deps).events.add([row]);
+}
+
+/** Browser path (SPEC.md "Custom events", browser): the name must be declared as a custom metric. */
+export async function isDeclaredMetric(deps: Deps, workspaceId: number, name: string): Promise<boolean> {
+  const [row] = await gated(deps, () => deps.sql`SELECT 1 FROM custom_metrics WHERE workspace_id = ${workspaceId} AND name = ${name}`);
+  return row !== undefined;
+}
+
+export async function sweepEventDedup(deps: Deps): Promise<number> {
+  return gated(deps, () => repo.sweepEventDedup(deps.sql, new Date(deps.clock.now())));
+}

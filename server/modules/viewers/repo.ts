@@ -1,0 +1,85 @@
+/** SQL of known viewers: sessions, keys (device, profile, identity hashes), workspaces and videos by code. */
+import type { Sql } from "../../storage/postgres.ts";
+
+export interface SessionRow {
+  viewer_id: number;
+  device_id: string | null;
+  video_id: number | null;
+  video_code: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findWorkspaceIdByCode(sql: Sql, code: string): Promise<number | undefined> {
+  if (!UUID.test(code)) return undefined;
+  const [row]: [{ id: number }?] = await sql`SELECT id FROM workspaces WHERE code = ${code}`;
+  return row?.id;
+}
+
+export async function findVideoByCode(sql: Sql, workspaceId: number, code: string): Promise<{ id: number; code: string } | undefined> {
+  if (!UUID.test(code)) return undefined;
+  const [row]: [{ id: number; code: string }?] = await sql`SELECT id, code FROM videos WHERE workspace_id = ${workspaceId} AND code = ${code}`;
+  return row;
+}
+
+export async function findSession(sql: Sql, workspaceId: number, sessionCode: string): Promise<SessionRow | undefined> {
+  const [row]: [SessionRow?] = await sql`
+    SELECT viewer_id, device_id, video_id, video_code FROM viewer_sessions
+    WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode}`;
+  return row;
+}
+
+export async function findKey(sql: Sql, workspaceId: number, kind: string, key: string): Promise<number | undefined> {
+  const [row]: [{ viewer_id: number }?] = await sql`
+    SELECT viewer_id FROM viewer_keys WHERE workspace_id = ${workspaceId} AND kind = ${kind} AND key = ${key}`;
+  return row?.viewer_id;
+}
+
+/**
+ * Creates the session (and its viewer, unless the device already has one) or
+ * moves it to the video now playing. Returns the session's viewer.
+ */
+export async function upsertSession(
+  sql: Sql,
+  workspaceId: number,
+  s: { sessionCode: string; deviceId: string | null; videoId: number | null; videoCode: string | null },
+): Promise<number> {
+  return sql.begin(async (tx) => {
+    const [existing]: [{ viewer_id: number }?] = await tx`
+      UPDATE viewer_sessions SET video_id = COALESCE(${s.videoId}, video_id), video_code = COALESCE(${s.videoCode}, video_code),
+        device_id = COALESCE(device_id, ${s.deviceId}), updated_at = now()
+      WHERE workspace_id = ${workspaceId} AND session_code = ${s.sessionCode} RETURNING viewer_id`;
+    if (existing) return existing.viewer_id;
+    let viewerId: number | undefined;
+    if (s.deviceId) {
+      const [device]: [{ viewer_id: number }?] = await tx`
+        SELECT viewer_id FROM viewer_keys WHERE workspace_id = ${workspaceId} AND kind = 'device' AND key = ${s.deviceId}`;
+      viewerId = device?.viewer_id;
+    }
+    if (viewerId === undefined) {
+      const [viewer]: [{ id: number }?] = await tx`INSERT INTO viewers (workspace_id) VALUES (${workspaceId}) RETURNING id`;
+      viewerId = viewer!.id;
+    }
+    const [row]: [{ viewer_id: number }?] = await tx`
+      INSERT INTO viewer_sessions (workspace_id, session_code, viewer_id, device_id, video_id, video_code)
+      VALUES (${workspaceId}, ${s.sessionCode}, ${viewerId}, ${s.deviceId}, ${s.videoId}, ${s.videoCode})
+      ON CONFLICT (workspace_id, session_code) DO UPDATE SET updated_at = now()
+      RETURNING viewer_id`;
+    return row!.viewer_id;
+  });
+}
+
+/** Links keys to a viewer; a key already linked keeps its first viewer. */
+export async function linkKeys(sql: Sql, workspaceId: number, viewerId: number, keys: { kind: string; key: string }[]): Promise<void> {
+  if (keys.length === 0) return;
+  const rows = keys.map((k) => ({ workspace_id: workspaceId, kind: k.kind, key: k.key, viewer_id: viewerId }));
+  await sql`INSERT INTO viewer_keys ${sql(rows, "workspace_id", "kind", "key", "viewer_id")} ON CONFLICT DO NOTHING`;
+}
+
+/** True exactly once per session: the first play (SPEC.md `video.viewed`). */
+export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE viewer_sessions SET first_play_at = now()
+    WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND first_play_at IS NULL RETURNING viewer_id`;
+  return rows.length > 0;
+}

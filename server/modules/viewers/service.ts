@@ -1,0 +1,176 @@
+/**
+ * Known viewers (SPEC.md "Viewer identity"): player sessions and devices become
+ * viewers in Postgres; devices, profiles, identity hashes and external ids link
+ * to them. Everything read on the hot path is cached in memory per process.
+ * Positive answers live long (links never move); "unknown" lives 30 seconds,
+ * so a session another process just created is seen soon.
+ */
+import type { Deps } from "../../deps.ts";
+import { TtlCache } from "./cache.ts";
+import * as repo from "./repo.ts";
+import { SingleFlight } from "./single-flight.ts";
+import { gated } from "./pg-gate.ts";
+
+export const KeyKinds = {
+  device: "device",
+  profile: "profile",
+  emailSha256: "email_sha256",
+  emailMd5: "email_md5",
+  phoneSha256: "phone_sha256",
+  phoneMd5: "phone_md5",
+  externalId: "external_id",
+} as const;
+export type KeyKind = (typeof KeyKinds)[keyof typeof KeyKinds];
+
+export const MatchedBy = { session: "session_id", device: "device_id", profile: "profile_id", identity: "identity" } as const;
+export type MatchedBy = (typeof MatchedBy)[keyof typeof MatchedBy];
+
+export interface ViewerKey {
+  kind: KeyKind;
+  key: string;
+}
+
+export interface Resolution {
+  viewerId: number;
+  matchedBy: MatchedBy;
+  /** Set when matched by session: the video the session last played. */
+  session?: { videoId: number | null; videoCode: string | null };
+}
+
+const HIT_TTL = 10 * 60_000;
+const MISS_TTL = 30_000;
+const MISS = -1;
+
+interface Caches {
+  workspaces: TtlCache<number>;
+  videos: TtlCache<{ id: number; code: string } | null>;
+  sessions: TtlCache<repo.SessionRow | null>;
+  keys: TtlCache<number>;
+}
+
+const perDeps = new WeakMap<Deps, Caches>();
+const lookups = new SingleFlight<unknown>();
+const writes = new SingleFlight<unknown>();
+
+function caches(deps: Deps): Caches {
+  let c = perDeps.get(deps);
+  if (!c) {
+    const now = () => deps.clock.now();
+    c = { workspaces: new TtlCache(10_000, now), videos: new TtlCache(50_000, now), sessions: new TtlCache(200_000, now), keys: new TtlCache(200_000, now) };
+    perDeps.set(deps, c);
+  }
+  return c;
+}
+
+export async function workspaceIdByCode(deps: Deps, code: string): Promise<number | undefined> {
+  const c = caches(deps).workspaces;
+  const hit = c.get(code);
+  if (hit !== undefined) return hit === MISS ? undefined : hit;
+  const id = (await lookups.run(`w:${code}`, () => gated(deps, () => repo.findWorkspaceIdByCode(deps.sql, code)))) as number | undefined;
+  c.set(code, id ?? MISS, id === undefined ? MISS_TTL : HIT_TTL);
+  return id;
+}
+
+/** A video of this workspace by code; cached a minute (a deleted video stops resolving soon after). */
+export async function videoByCode(deps: Deps, workspaceId: number, code: string): Promise<{ id: number; code: string } | undefined> {
+  const c = caches(deps).videos;
+  const cacheKey = `${workspaceId}:${code}`;
+  const hit = c.get(cacheKey);
+  if (hit !== undefined) return hit ?? undefined;
+  const video = (await lookups.run(`v:${cacheKey}`, () => gated(deps, () => repo.findVideoByCode(deps.sql, workspaceId, code)))) as { id: number; code: string } | undefined;
+  c.set(cacheKey, video ?? null, video ? 60_000 : MISS_TTL);
+  return video;
+}
+
+export async function findSession(deps: Deps, workspaceId: number, sessionCode: string): Promise<repo.SessionRow | undefined> {
+  const c = caches(deps).sessions;
+  const cacheKey = `${workspaceId}:${sessionCode}`;
+  const hit = c.get(cacheKey);
+  if (hit !== undefined) return hit ?? undefined;
+  const row = (await lookups.run(`s:${cacheKey}`, () => gated(deps, () => repo.findSession(deps.sql, workspaceId, sessionCode)))) as repo.SessionRow | undefined;
+  c.set(cacheKey, row ?? null, row ? HIT_TTL : MISS_TTL);
+  return row;
+}
+
+async function findKey(deps: Deps, workspaceId: number, kind: string, key: string): Promise<number | undefined> {
+  const c = caches(deps).keys;
+  const cacheKey = `${workspaceId}:${kind}:${key}`;
+  const hit = c.get(cacheKey);
+  if (hit !== undefined) return hit === MISS ? undefined : hit;
+  const viewerId = (await lookups.run(`k:${cacheKey}`, () => gated(deps, () => repo.findKey(deps.sql, workspaceId, kind, key)))) as number | undefined;
+  c.set(cacheKey, viewerId ?? MISS, viewerId === undefined ? MISS_TTL : HIT_TTL);
+  return viewerId;
+}
+
+/**
+ * Makes a player session (and its device) known, pointing at the video it plays.
+ * Cheap when nothing changed: the cache already says so.
+ */
+export async function touchSession(
+  deps: Deps,
+  workspaceId: number,
+  s: { sessionCode: string; deviceId?: string; profileId?: string; video: { id: number; code: string } },
+): Promise<number> {
+  const c = caches(deps);
+  const cacheKey = `${workspaceId}:${s.sessionCode}`;
+  const known = c.sessions.get(cacheKey);
+  let viewerId: number;
+  if (known && known.video_id === s.video.id && (known.device_id ?? undefined) === s.deviceId) {
+    viewerId = known.viewer_id;
+  } else {
+    viewerId = (await writes.run(`s:${cacheKey}:${s.video.id}`, () =>
+      gated(deps, () => repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code })),
+    )) as number;
+    c.sessions.set(cacheKey, { viewer_id: viewerId, device_id: known?.device_id ?? s.deviceId ?? null, video_id: s.video.id, video_code: s.video.code }, HIT_TTL);
+  }
+  const keys: ViewerKey[] = [];
+  if (s.deviceId) keys.push({ kind: KeyKinds.device, key: s.deviceId });
+  if (s.profileId) keys.push({ kind: KeyKinds.profile, key: s.profileId });
+  await linkKeys(deps, workspaceId, viewerId, keys);
+  return viewerId;
+}
+
+/** Links keys not yet known to this viewer (an identify). Keys already linked elsewhere stay put. */
+export async function linkKeys(deps: Deps, workspaceId: number, viewerId: number, keys: ViewerKey[]): Promise<void> {
+  const c = caches(deps).keys;
+  const fresh = keys.filter((k) => c.get(`${workspaceId}:${k.kind}:${k.key}`) === undefined || c.get(`${workspaceId}:${k.kind}:${k.key}`) === MISS);
+  if (fresh.length === 0) return;
+  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () => gated(deps, () => repo.linkKeys(deps.sql, workspaceId, viewerId, fresh)));
+  // Re-read so the cache holds the viewer that actually owns each key.
+  for (const k of fresh) {
+    c.delete(`${workspaceId}:${k.kind}:${k.key}`);
+    await findKey(deps, workspaceId, k.kind, k.key);
+  }
+}
+
+/**
+ * SPEC.md "Custom events" rule 1: session_id, then device_id, then profile_id,
+ * then identity (email / phone hashes, external_id); the first that resolves wins.
+ */
+export async function resolveViewer(
+  deps: Deps,
+  workspaceId: number,
+  by: { sessionId?: string; deviceId?: string; profileId?: string; identity: ViewerKey[] },
+): Promise<Resolution | undefined> {
+  if (by.sessionId) {
+    const session = await findSession(deps, workspaceId, by.sessionId);
+    if (session) return { viewerId: session.viewer_id, matchedBy: MatchedBy.session, session: { videoId: session.video_id, videoCode: session.video_code } };
+  }
+  if (by.deviceId) {
+    const viewerId = await findKey(deps, workspaceId, KeyKinds.device, by.deviceId);
+    if (viewerId !== undefined) return { viewerId, matchedBy: MatchedBy.device };
+  }
+  if (by.profileId) {
+    const viewerId = await findKey(deps, workspaceId, KeyKinds.profile, by.profileId);
+    if (viewerId !== undefined) return { viewerId, matchedBy: MatchedBy.profile };
+  }
+  for (const k of by.identity) {
+    const viewerId = await findKey(deps, workspaceId, k.kind, k.key);
+    if (viewerId !== undefined) return { viewerId, matchedBy: MatchedBy.identity };
+  }
+  return undefined;
+}
+
+export async function markFirstPlay(deps: Deps, workspaceId: number, sessionCode: string): Promise<boolean> {
+  return gated(deps, () => repo.markFirstPlay(deps.sql, workspaceId, sessionCode));
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser } from "playwright-core";
+import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { buildTracker } from "../../tracker/build.ts";
+import budget from "../../tracker/budget.json";
+
+let t: TestApp;
+let ws: TestWorkspace;
+let video: { id: number; code: string };
+let browser: Browser;
+let api: ReturnType<typeof Bun.serve>;
+let site: ReturnType<typeof Bun.serve>;
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+async function rows(event: string): Promise<any[]> {
+  const result = await t.deps.ch.query({ query: "SELECT * FROM events WHERE workspace_id = {w:UInt64} AND event = {e:String}", query_params: { w: ws.id, e: event }, format: "JSONEachRow" });
+  return result.json();
+}
+async function waitForRows(event: string, n: number): Promise<any[]> {
+  for (let i = 0; i < 100; i++) {
+    const found = await rows(event);
+    if (found.length >= n) return found;
+    await Bun.sleep(50);
+  }
+  return rows(event);
+}
+
+beforeAll(async () => {
+  t = await testApp();
+  ws = await t.workspace();
+  const created = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "Tracked" } });
+  video = { id: created.body.video.id, code: created.body.video.code };
+  for (const name of ["signup", "checkout_started"]) await t.call("POST", `/admin/v1/workspaces/${ws.id}/custom-metrics`, { token: ADMIN_KEY, body: { name } });
+  // The service on one origin, the customer's page on another: the script talks to the service cross-origin.
+  api = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => t.app.handle(request) });
+  const scriptUrl = `http://127.0.0.1:${api.port}/t.js`;
+  site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        `<!doctype html><html><body><script>
+          window.fl = window.fl || function () { (fl.q = fl.q || []).push(arguments) };
+          fl("event", "Signup", { plan: "pro", value: 49, email: "  A@B.co ", phone: "+1 (555) 010-9999", external_id: "crm-9" });
+          fl("session", function (id) { window.queuedSession = id });
+        </script><script async src="${scriptUrl}" data-workspace="${ws.code}"></script></body></html>`,
+        { headers: { "Content-Type": "text/html" } },
+      ),
+  });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  api?.stop(true);
+  site?.stop(true);
+});
+
+describe("tracker", () => {
+  test(`is at most ${budget["t.js"].maxGzipBytes} bytes gzipped and served at /t.js`, async () => {
+    const code = await buildTracker();
+    const gzipped = gzipSync(code).length;
+    expect(gzipped).toBeLessThanOrEqual(budget["t.js"].maxGzipBytes);
+    const served = await t.call("GET", "/t.js");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toContain("javascript");
+    expect(served.text).toBe(code);
+  });
+
+  test("runs queued calls, hashes identity in the page, sends value and properties, and exposes the global", async () => {
+    const page = await browser.newPage();
+    const bodies: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/v1/track")) bodies.push(r.postData() ?? "");
+    });
+    await page.goto(`http://127.0.0.1:${site.port}/`);
+    await page.waitForFunction(() => (window as any).frameline && (window as any).queuedSession);
+    const ids = await page.evaluate(() => ({ session: (window as any).frameline.getSessionId(), device: (window as any).frameline.getDeviceId(), queued: (window as any).queuedSession, fl: (window as any).fl("session") }));
+    expect(ids.session).toBeString();
+    expect(ids.queued).toBe(ids.session);
+    expect(ids.fl).toBe(ids.session);
+
+    const [row] = await waitForRows("signup", 1);
+    expect(row).toMatchObject({ event_type: "custom", value: 49, properties: { plan: "pro", $source: "browser" } });
+    const sent = JSON.parse(bodies[0]!);
+    expect(sent).toMatchObject({ workspace_code: ws.code, event: "Signup", value: 49, email_sha256: sha256("a@b.co"), phone_sha256: sha256("+15550109999"), external_id: "crm-9" });
+    expect(bodies[0]).not.toContain("A@B.co");
+    expect(bodies[0]).not.toContain("555");
+
+    // track() after load, and the device id survives a reload while the tab keeps its session.
+    await page.evaluate(() => (window as any).frameline.track("checkout_started", { step: 2 }));
+    await waitForRows("checkout_started", 1);
+    await page.reload();
+    await page.waitForFunction(() => (window as any).frameline);
+    const again = await page.evaluate(() => ({ session: (window as any).frameline.getSessionId(), device: (window as any).frameline.getDeviceId() }));
+    expect(again).toEqual({ session: ids.session, device: ids.device });
+    await page.close();
+  }, 60_000);
+
+  test("fl_sid joins the session, so a checkout on another domain attributes to the player's viewer", async () => {
+    const sid = "joined-" + crypto.randomUUID();
+    const played = await t.call("POST", "/v1/collect", { body: { workspace_code: ws.code, video_code: video.code, session_id: sid, events: [{ type: "play" }] } });
+    expect(played.status).toBe(200);
+    const page = await browser.newPage();
+    const answers: number[] = [];
+    page.on("response", (r) => {
+      if (r.url().endsWith("/v1/track")) answers.push(r.status());
+    });
+    await page.goto(`http://127.0.0.1:${site.port}/checkout?fl_sid=${sid}`);
+    await page.waitForFunction(() => (window as any).frameline);
+    expect(await page.evaluate(() => (window as any).frameline.getSessionId())).toBe(sid);
+    const found = (await waitForRows("signup", 2)).filter((r) => r.session_code === sid);
+    expect(found).toHaveLength(1);
+    expect(Number(found[0].viewer_id)).toBeGreaterThan(0);
+    // An undeclared name is refused by the service, and the page does not see an exception.
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.evaluate(() => (window as any).frameline.track("not_declared", {}));
+    for (let i = 0; i < 50 && !answers.includes(422); i++) await Bun.sleep(50);
+    expect(answers).toContain(422);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
