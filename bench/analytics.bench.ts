@@ -1,0 +1,150 @@
+/**
+ * Analytics reads over 10 million generated events (DESIGN.md §4: "analytics reads over
+ * millions of events" against "the same SQL run directly on the engine").
+ *
+ * A fresh embedded chDB in its own temp directory gets 10,000,000 player events of one
+ * workspace: 100 videos over 30 days, 10 events per session (play, startup, five
+ * watched ranges with seeks and rewatches, a milestone, pause or seek, ended or
+ * rebuffer). Video 1 is the hot one with 10% of all events (1,000,000 events, 100,000
+ * sessions); the other 99 share the rest (~90,900 events each). Then summary and
+ * retention (100 buckets) over the 30 days are timed through the service (cache
+ * bypassed, JSON parsed and shaped) and as the same SQL on chDB's native session,
+ * 30 runs each after warm-up.
+ *
+ * Run: `node_modules/.bin/bun bench/analytics.bench.ts` (or `npm run bench analytics`).
+ * EVENTS=1000000 shrinks the data set for a quick look; HOT_SHARE=1 puts every event on
+ * video 1 (the worst case for one read).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Session } from "chdb";
+import type { Deps } from "../server/deps.ts";
+import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhouse.ts";
+import * as q from "../server/modules/analytics/queries.ts";
+import { computeRetention, computeSummary, resolveWindow } from "../server/modules/analytics/service.ts";
+import { report, type Row } from "./lib/report.ts";
+
+const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
+const VIDEOS = 100;
+const HOT_SHARE = Number(process.env.HOT_SHARE ?? 0.1);
+const RUNS = 30;
+const WARMUP = 3;
+const TARGET_P95_MS = 100;
+const WORKSPACE = 1;
+const FROM = "2026-10-23";
+const TO = "2026-11-21";
+
+const dir = await mkdtemp(join(tmpdir(), "frameline-analytics-bench-"));
+const ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
+let native: Session | undefined;
+
+try {
+  await migrateClickHouse(ch);
+
+  // ---- generate ----
+  const hotEvents = Math.round(EVENTS * HOT_SHARE);
+  const started = performance.now();
+  const batch = 2_000_000;
+  for (let offset = 0; offset < EVENTS; offset += batch) {
+    // Row n: session s = n / 10, position p = n % 10. Sessions below hotEvents / 10 watch
+    // video 1; the rest are spread over videos 2..VIDEOS.
+    await ch.command({
+      query: `
+INSERT INTO events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+SELECT {ws:UInt64}, video, concat('video-', toString(video)),
+  multiIf(p = 0, 'play', p = 1, 'startup', p <= 6, 'watched', p = 7, 'milestone', p = 8, if(s % 2 = 0, 'pause', 'seek'), s % 3 = 0, 'ended', 'rebuffer') AS et,
+  '', '', lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)),
+  if(et = 'watched', toFloat64(5 + cityHash64(n, 2) % 115), 0),
+  if(et = 'watched', toFloat64(least(590, (p - 2) * 110 + cityHash64(n, 1) % 90)), toFloat64(p * 10)),
+  if(et IN ('startup', 'rebuffer'), toFloat64(cityHash64(n) % 2000), NULL),
+  multiIf(et = 'watched', map('duration_s', '600'), et = 'milestone', map('percent', toString(25 * (1 + s % 4))), map()),
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7)
+FROM (
+  SELECT number + {offset:UInt64} AS n, intDiv(n, 10) AS s, n % 10 AS p,
+    if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video
+  FROM numbers({count:UInt64})
+)`,
+      query_params: { ws: WORKSPACE, offset, count: Math.min(batch, EVENTS - offset), hot: hotEvents, videos: VIDEOS, from: `${FROM} 00:00:00` },
+      clickhouse_settings: { max_insert_threads: "2" },
+    });
+  }
+  // The state after background merges: one part per partition of each table.
+  await ch.command({ query: "OPTIMIZE TABLE events FINAL" });
+  await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
+  const generateS = (performance.now() - started) / 1000;
+  const [stats] = await q.rows<{ events: string; videos: string; hot: string; typical: string }>(ch, {
+    query: "SELECT count() AS events, uniqExact(video_id) AS videos, countIf(video_id = 1) AS hot, countIf(video_id = 2) AS typical FROM events",
+    query_params: {},
+  });
+  console.log(`generated ${stats!.events} events over ${stats!.videos} videos in ${generateS.toFixed(1)} s (video 1: ${stats!.hot}, video 2: ${stats!.typical})`);
+
+  // ---- measure ----
+  const deps = { ch } as Deps; // the compute functions touch only ClickHouse
+  const window = resolveWindow(Date.parse(`${TO}T12:00:00Z`), { from: FROM, to: TO }, 30);
+  native = new Session(join(dir, "clickhouse"));
+
+  const time = async (run: () => Promise<unknown>) => {
+    for (let i = 0; i < WARMUP; i++) await run();
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await run();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    const pick = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!;
+    return { p50: pick(0.5), p95: pick(0.95) };
+  };
+  const direct = (sql: q.Sql) => native!.queryBindAsync(sql.query, sql.query_params, { format: "JSONEachRow" }).then((r) => r.text());
+
+  const rows: Row[] = [];
+  const n = (v: string) => Number(v).toLocaleString("en-US");
+  for (const [label, videoId] of [[`hot video (${n(stats!.hot)} events)`, 1], [`typical video (${n(stats!.typical)} events)`, 2]] as const) {
+    const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [videoId], start: window.start, end: window.end, tz: window.tz };
+    const summaryBody = await computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window);
+    const ours = await time(() => computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window));
+    const engine = await time(() => direct(q.summarySql(scope)));
+    rows.push(row(`summary, ${label}`, ours, engine));
+    console.log(`summary of video ${videoId}: ${JSON.stringify(summaryBody.summary)}`);
+
+    const durations = new Map((await q.rows<{ video_id: number; duration: number }>(ch, q.durationSql(scope))).map((r) => [Number(r.video_id), Number(r.duration)]));
+    const oursR = await time(() => computeRetention(deps, scope, 100));
+    const engineR = await time(async () => {
+      await direct(q.durationSql(scope));
+      await direct(q.retentionSql(scope, 100, durations));
+    });
+    rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
+  }
+
+  await report("analytics", `Analytics reads over ${Number(stats!.events).toLocaleString("en-US")} events (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`, rows, {
+    events: Number(stats!.events),
+    videos: Number(stats!.videos),
+    generate_seconds: Number(generateS.toFixed(1)),
+    target_p95_ms: TARGET_P95_MS,
+    // The machine is shared: a high load average explains slow figures.
+    load_average_1m: Number(loadavg()[0]!.toFixed(2)),
+    all_within_target: rows.every((r) => r.within_target === "yes"),
+  });
+} finally {
+  native?.close();
+  await ch.close();
+  await rm(dir, { recursive: true, force: true });
+}
+
+function row(name: string, ours: { p50: number; p95: number }, engine: { p50: number; p95: number }): Row {
+  return {
+    read: name,
+    "service p50 ms": round(ours.p50),
+    "service p95 ms": round(ours.p95),
+    "engine p50 ms": round(engine.p50),
+    "engine p95 ms": round(engine.p95),
+    "p95 ratio (engine/service)": round(engine.p95 / ours.p95),
+    within_target: ours.p95 < TARGET_P95_MS ? "yes" : "no",
+  };
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+process.exit(0);

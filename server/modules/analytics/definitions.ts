@@ -1,0 +1,113 @@
+/**
+ * What each analytics number means, in one place (SPEC.md "Analytics reads").
+ * queries.ts implements exactly these definitions; the README copies them.
+ *
+ * Rows come from the ClickHouse table `events` (server/storage/clickhouse/0001_events.sql).
+ * Assumptions about what the ingest path writes:
+ *
+ * - Player rows have `event_type` one of `play`, `pause`, `seek`, `ended`, `watched`,
+ *   `milestone`, `cta_click`, `startup`, `rebuffer`, `error`, and carry the viewer's
+ *   `session_code` (and `device_id` when the player knows it).
+ * - Watched ranges: one row per contiguous watched range of the video, `event_type`
+ *   `watched` (/v1/collect writes a player heartbeat's ranges the same way). `video_time` is the range start in seconds,
+ *   `watch_seconds` its length in seconds of video time, so the range is
+ *   [video_time, video_time + watch_seconds). `properties.duration_s` is the video's
+ *   duration in seconds when the player knows it (`properties.from_s` / `to_s` are not
+ *   needed and not read).
+ * - `milestone`: `properties.percent` is "25", "50", "75" or "100".
+ * - Custom events: `event_type` `custom`, `event` the normalised name. They never count
+ *   as plays, completions or conversions.
+ * - Conversions: `event_type` `conversion`, `event` the conversion type (e.g. `purchase`;
+ *   empty reads as `conversion`), `value` the amount, `properties.currency`. A row is
+ *   unverified when `properties.verified` is "0" or `properties.source` is `browser`,
+ *   verified otherwise (today only verified ledger rows are written, without a
+ *   `verified` key). A row with `properties.is_test` "true" or "1" is a test sale. A
+ *   browser row and the later verified postback for the same order carry the same
+ *   `event_id` (the ledger's dedup key `<integration>:<order_id>`).
+ * - A row with an empty `session_code` is a session of its own (keyed by its `event_id`).
+ *
+ * Where the rules run: the per-session facts behind play, unique play, completion, watch
+ * time, bounce and retention (the event types and the session key below) are computed at
+ * insert time by the materialized view in server/storage/clickhouse/0003_analytics.sql
+ * into `analytics_session_slots` (one row per session per 15-minute slot); the reads in
+ * queries.ts combine those rows. The constants here and that SQL must change together.
+ * Sessions and devices are told apart by 64-bit hashes of their codes there (a collision
+ * among one video's sessions is about a one-in-a-billion event at 200,000 sessions).
+ *
+ * Time window: `from` and `to` are calendar dates in `tz`; a row counts when
+ * start of `from` <= created_at < start of the day after `to`, both in `tz`. The summary,
+ * retention and conversions default to `from` = 30 days before today and `to` = today
+ * (today in `tz`); the events list defaults `from` to 7 days before today. Every real
+ * time zone offset is a multiple of 15 minutes, so a local midnight is always a slot
+ * boundary and the slot-based reads keep this window exact.
+ */
+
+/**
+ * **Play**: a viewing session that has at least one `play` row in the window. A session
+ * is counted once however often it pauses and resumes, so `plays` = distinct sessions
+ * with a `play`.
+ */
+export const PLAY_EVENT = "play";
+
+/**
+ * **Unique play**: a distinct viewer among the plays. The viewer is the session's
+ * `device_id`; a session without one is its own viewer. `unique_plays` <= `plays`.
+ */
+
+/**
+ * **Completion**: a played session that reached the end: it has an `ended` row, or a
+ * `milestone` row with percent >= 100, in the window. Counted once per session, so a
+ * rewatch to the end again does not count twice. `completion_rate` =
+ * completion_count / plays (0 when there are no plays), a fraction 0..1 rounded to 4 places.
+ */
+export const COMPLETION_EVENT = "ended";
+export const COMPLETION_MILESTONE_PERCENT = 100;
+
+/**
+ * **Watch time**: the sum of `watch_seconds` of the `watched` rows of played sessions
+ * (time spent watching: a rewatched part counts each time it is watched).
+ * `avg_watch_time_s` = watch time / plays, in seconds rounded to 2 places (0 without plays).
+ */
+export const WATCHED_EVENTS = ["watched"] as const;
+
+/**
+ * **Bounce**: a played session whose watch time is under BOUNCE_MAX_WATCH_S seconds and
+ * that did not complete (a viewer who pressed play and left almost at once).
+ */
+export const BOUNCE_MAX_WATCH_S = 5;
+
+/**
+ * **Retention**: the video's duration D is the largest `properties.duration_s` of its
+ * `watched` rows in the window, or, when none carries it, the largest range end seen.
+ * The video is cut into N equal buckets; bucket i covers [i*D/N, (i+1)*D/N) and
+ * `bucket_pct` = 100*i/N (its start, rounded to 2 places). A session watched bucket i
+ * when one of its watched ranges contains the bucket's midpoint (i+0.5)*D/N. Each
+ * session counts at most once per bucket (the union of its ranges), so seeks and
+ * rewatches do not inflate the curve. `watch_pct` = sessions that watched the bucket /
+ * plays, a fraction 0..1 rounded to 4 places; the denominator is the played sessions of
+ * the window, so only played sessions count in the numerator too.
+ */
+export const RETENTION_DEFAULT_BUCKETS = 100;
+export const RETENTION_MAX_BUCKETS = 200;
+
+/**
+ * **Conversions read**: conversion rows of the window, deduplicated by `event_id` (a
+ * verified row wins over an unverified one with the same id; rows without an id are
+ * each their own conversion), grouped by `event_name`. `count` counts verified and
+ * unverified conversions; `total_revenue` sums `value` of verified, non-test ones only
+ * (SPEC.md "Conversion verification": unverified rows never feed revenue), rounded to 2 places.
+ * Currencies are summed as sent. Custom events never appear here.
+ */
+export const CONVERSION_EVENT = "conversion";
+export const DEFAULT_CONVERSION_NAME = "conversion";
+
+/** Events list: newest first (created_at descending), `ip_hash` always null (SPEC.md). */
+export const EVENTS_DEFAULT_PER_PAGE = 100;
+export const EVENTS_MAX_PER_PAGE = 500;
+
+/** Default windows, in days before today (SPEC.md "Analytics reads"). */
+export const DEFAULT_WINDOW_DAYS = 30;
+export const EVENTS_DEFAULT_WINDOW_DAYS = 7;
+
+/** The summary is computed at most once per this many seconds per query (SPEC.md). */
+export const SUMMARY_CACHE_SECONDS = 60;

@@ -1,0 +1,144 @@
+/** Routes of SPEC.md "Analytics reads": validation and HTTP only; rules live in service.ts. */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { parseId } from "../../http/params.ts";
+import { EVENTS_MAX_PER_PAGE, RETENTION_MAX_BUCKETS, SUMMARY_CACHE_SECONDS } from "./definitions.ts";
+import * as analytics from "./service.ts";
+
+const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+
+const From = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), start of the window in `tz`." }));
+const To = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), last day of the window in `tz`; default today." }));
+const Tz = t.Optional(t.String({ description: "IANA time zone applied to day boundaries; default UTC." }));
+
+const WindowQuery = t.Object({ from: From, to: To, tz: Tz });
+const RetentionQuery = t.Object({
+  from: From,
+  to: To,
+  tz: Tz,
+  buckets: t.Optional(t.String({ description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
+});
+const EventsQuery = t.Object({
+  event_type: t.Optional(t.String({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
+  page: t.Optional(t.String({ description: "Integer of at least 1; default 1." })),
+  per_page: t.Optional(t.String({ description: `Integer 1 to ${EVENTS_MAX_PER_PAGE}; default 100.` })),
+  from: t.Optional(t.String({ description: "ISO date; default 7 days ago." })),
+  to: To,
+  tz: Tz,
+});
+
+const Summary = t.Object({
+  video_id: t.Integer(),
+  video_code: t.String(),
+  from: t.String({ format: "date" }),
+  to: t.String({ format: "date" }),
+  tz: t.String(),
+  summary: t.Object({
+    plays: t.Integer(),
+    unique_plays: t.Integer(),
+    completion_count: t.Integer(),
+    completion_rate: t.Number(),
+    avg_watch_time_s: t.Number(),
+    bounce_count: t.Integer(),
+  }),
+});
+
+/** Weak comparison of If-None-Match (RFC 9110 13.1.2), `*` included. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === "*" || trimmed.replace(/^W\//, "") === etag;
+  });
+}
+
+export function analyticsModule(deps: Deps) {
+  return new Elysia({ name: "frameline.analytics", detail: { tags: ["Analytics"] } } as never)
+    .use(authPlugin(deps))
+    .get(
+      "/videos/:video/analytics/summary",
+      async ({ auth, params, query, request, set }) => {
+        const { body, etag } = await analytics.summary(deps, auth.workspaceId, parseId(params.video), query);
+        set.headers["Cache-Control"] = `private, max-age=${SUMMARY_CACHE_SECONDS}`;
+        set.headers["ETag"] = etag;
+        if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+          set.status = 304;
+          return "";
+        }
+        return body;
+      },
+      {
+        scope: "analytics:read",
+        params: VideoParams,
+        query: WindowQuery,
+        detail: {
+          summary: "Video summary",
+          description:
+            "Plays, unique plays, completions, average watch time and bounces in the window. Computed at most once per 60 s per query; " +
+            "`Cache-Control: private, max-age=60` and an `ETag`; a matching `If-None-Match` answers 304.",
+        },
+        response: { 200: Summary, 304: t.String() },
+      },
+    )
+    .get(
+      "/videos/:video/analytics/retention",
+      async ({ auth, params, query }) => analytics.retention(deps, auth.workspaceId, parseId(params.video), query),
+      {
+        scope: "analytics:read",
+        params: VideoParams,
+        query: RetentionQuery,
+        detail: { summary: "Retention curve", description: "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once." },
+        response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
+      },
+    )
+    .get(
+      "/videos/:video/analytics/events",
+      async ({ auth, params, query }) => analytics.events(deps, auth.workspaceId, parseId(params.video), query),
+      {
+        scope: "analytics:read",
+        params: VideoParams,
+        query: EventsQuery,
+        detail: { summary: "Raw events", description: "Newest first; the only paginated read. `ip_hash` is always null." },
+        response: {
+          200: t.Object({
+            video_id: t.Integer(),
+            page: t.Integer(),
+            per_page: t.Integer(),
+            events: t.Object({
+              total: t.Integer(),
+              data: t.Array(
+                t.Object({
+                  event_type: t.String(),
+                  event: t.Nullable(t.String()),
+                  session_code: t.Nullable(t.String()),
+                  watch_seconds: t.Number(),
+                  video_time: t.Number(),
+                  created_at: t.String({ format: "date-time" }),
+                  ip_hash: t.Null(),
+                }),
+              ),
+            }),
+          }),
+        },
+      },
+    )
+    .get(
+      "/videos/:video/analytics/conversions",
+      async ({ auth, params, query }) => analytics.conversions(deps, auth.workspaceId, parseId(params.video), query),
+      {
+        scope: "analytics:read",
+        params: VideoParams,
+        query: WindowQuery,
+        detail: { summary: "Conversions by name", description: "Count of conversions (verified and unverified) and revenue of verified ones only." },
+        response: {
+          200: t.Object({
+            video_id: t.Integer(),
+            from: t.String({ format: "date" }),
+            to: t.String({ format: "date" }),
+            conversions: t.Array(t.Object({ event_name: t.String(), count: t.Integer(), total_revenue: t.Number() })),
+          }),
+        },
+      },
+    );
+}

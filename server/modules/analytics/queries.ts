@@ -1,0 +1,271 @@
+/**
+ * The ClickHouse SQL of the analytics reads, per definitions.ts. Every value travels
+ * in `query_params`; each query takes a list of videos and groups by video_id so the
+ * reads (one video) and the exports (up to 50) run the same SQL.
+ */
+import type { Ch } from "../../storage/clickhouse.ts";
+import { BOUNCE_MAX_WATCH_S, CONVERSION_EVENT, DEFAULT_CONVERSION_NAME } from "./definitions.ts";
+
+/** Rows of these videos of this workspace, created in [start, end) read as local times in tz. */
+export interface Scope {
+  workspaceId: number;
+  videoIds: number[];
+  /** `YYYY-MM-DD 00:00:00`, a local time in `tz`. */
+  start: string;
+  /** Exclusive, `YYYY-MM-DD 00:00:00` of the day after `to`, local time in `tz`. */
+  end: string;
+  tz: string;
+}
+
+export interface Sql {
+  query: string;
+  query_params: Record<string, unknown>;
+}
+
+const WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+  AND created_at >= toDateTime64({start:String}, 3, {tz:String}) AND created_at < toDateTime64({end:String}, 3, {tz:String})`;
+
+function scopeParams(s: Scope): Record<string, unknown> {
+  return { ws: s.workspaceId, videos: s.videoIds, start: s.start, end: s.end, tz: s.tz };
+}
+
+/**
+ * The summary and retention read `analytics_session_slots` (0003_analytics.sql): one row
+ * per session and 15-minute slot, kept from `events` by a materialized view. Local
+ * midnights are slot boundaries in every real time zone, so this window is exact.
+ */
+const SLOT_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+  AND slot >= toDateTime({start:String}, {tz:String}) AND slot < toDateTime({end:String}, {tz:String})`;
+
+/** Per-session facts of played sessions, aggregated per video (definitions.ts: play ... bounce). */
+export function summarySql(s: Scope): Sql {
+  return {
+    query: `
+SELECT video_id,
+  count() AS plays,
+  uniqExact(if(device = 0, (1, session_hash), (0, device))) AS unique_plays,
+  countIf(done) AS completion_count,
+  sum(watched) AS watch_total_s,
+  countIf(watched < {bounce_s:Float64} AND NOT done) AS bounce_count
+FROM (
+  SELECT video_id, session_hash, max(played) AS play, max(completed) AS done, sum(watched_s) AS watched, max(device_hash) AS device
+  FROM analytics_session_slots
+  WHERE ${SLOT_WHERE}
+  GROUP BY video_id, session_hash
+  HAVING play
+)
+GROUP BY video_id`,
+    query_params: { ...scopeParams(s), bounce_s: BOUNCE_MAX_WATCH_S },
+  };
+}
+
+export interface SummaryRow {
+  video_id: number;
+  plays: number;
+  unique_plays: number;
+  completion_count: number;
+  watch_total_s: number;
+  bounce_count: number;
+}
+
+export function summaryFromRow(row: SummaryRow | undefined) {
+  const plays = Number(row?.plays ?? 0);
+  const completions = Number(row?.completion_count ?? 0);
+  return {
+    plays,
+    unique_plays: Number(row?.unique_plays ?? 0),
+    completion_count: completions,
+    completion_rate: plays ? round(completions / plays, 4) : 0,
+    avg_watch_time_s: plays ? round(Number(row?.watch_total_s ?? 0) / plays, 2) : 0,
+    bounce_count: Number(row?.bounce_count ?? 0),
+  };
+}
+
+/** Step 1 of retention: each video's duration D (definitions.ts "Retention"). */
+export function durationSql(s: Scope): Sql {
+  return {
+    query: `
+SELECT video_id, if(max(duration_s) > 0, max(duration_s), max(max_end_s)) AS duration
+FROM analytics_session_slots
+WHERE ${SLOT_WHERE}
+GROUP BY video_id
+HAVING duration > 0`,
+    query_params: scopeParams(s),
+  };
+}
+
+/**
+ * Step 2: each slot row's watched ranges become a bitmask of the buckets whose midpoint
+ * (i + 0.5) * D / N they contain (N <= 200 fits a UInt256, N < 128 a cheaper UInt128);
+ * OR-ing a session's masks is the union of its ranges, so a rewatched bucket counts
+ * once. Each run of set bits becomes +1 at its first bucket and -1 after its last;
+ * summed per video and position they give, by prefix sum, the sessions per bucket.
+ * Position -1 carries the count of played sessions. Masks are built before the GROUP BY
+ * so the per-session state is one number, not an array.
+ */
+export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>): Sql {
+  const ids = [...durations.keys()];
+  // The top shift is by N, which must stay below the width.
+  const mask = buckets < 128 ? "UInt128" : "UInt256";
+  const lo = "toInt32(greatest(ceil(r.1 * n / d - 0.5), 0.))";
+  const hi = "toInt32(least(greatest(ceil(r.2 * n / d - 0.5) - 1, -1.), n - 1))";
+  return {
+    query: `
+SELECT video_id, pos, sum(delta) AS delta
+FROM (
+  SELECT video_id, session_hash, max(played) AS play, groupBitOr(row_mask) AS m,
+    bitPositionsToArray(bitAnd(m, bitNot(bitShiftLeft(m, 1)))) AS starts,
+    bitPositionsToArray(bitAnd(m, bitNot(bitShiftRight(m, 1)))) AS ends
+  FROM (
+    SELECT video_id, session_hash, played,
+      transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d,
+      toFloat64({n:UInt32}) AS n,
+      arrayFold((acc, r) -> bitOr(acc, if(${hi} >= ${lo},
+          CAST(bitShiftLeft(to${mask}(1), ${hi} + 1) - bitShiftLeft(to${mask}(1), ${lo}) AS ${mask}), to${mask}(0))),
+        ranges, to${mask}(0)) AS row_mask
+    FROM analytics_session_slots
+    WHERE ${SLOT_WHERE} AND video_id IN {dur_ids:Array(UInt64)}
+  )
+  GROUP BY video_id, session_hash
+  HAVING play
+)
+ARRAY JOIN
+  arrayConcat([toInt64(-1)], arrayMap(p -> toInt64(p), starts), arrayMap(p -> toInt64(p) + 1, ends)) AS pos,
+  arrayConcat([toInt64(1)], arrayMap(p -> toInt64(1), starts), arrayMap(p -> toInt64(-1), ends)) AS delta
+GROUP BY video_id, pos`,
+    query_params: { ...scopeParams(s), n: buckets, dur_ids: ids, durs: ids.map((id) => durations.get(id)!) },
+  };
+}
+
+export interface RetentionRow {
+  video_id: number;
+  pos: number;
+  delta: number;
+}
+
+/** Prefix sum of one video's edge deltas: `watch_pct` per bucket (0 everywhere without plays). */
+export function bucketsFromRows(rows: RetentionRow[], buckets: number): { bucket_pct: number; watch_pct: number }[] {
+  const delta = new Array<number>(buckets + 1).fill(0);
+  let sessions = 0;
+  for (const row of rows) {
+    const pos = Number(row.pos);
+    if (pos === -1) sessions = Number(row.delta);
+    else delta[pos]! += Number(row.delta);
+  }
+  let running = 0;
+  return Array.from({ length: buckets }, (_, i) => {
+    running += delta[i]!;
+    return { bucket_pct: round((100 * i) / buckets, 2), watch_pct: sessions ? round(running / sessions, 4) : 0 };
+  });
+}
+
+/** Conversions deduplicated by event_id, the verified row winning (definitions.ts). */
+export function conversionsSql(s: Scope): Sql {
+  return {
+    query: `
+SELECT video_id, event_name, count() AS count, sum(if(verified AND NOT test, amount, 0)) AS revenue
+FROM (
+  SELECT video_id, key, max(row_verified) AS verified, argMax(row_test, row_verified) AS test,
+    argMax(name, row_verified) AS event_name, maxIf(amount_row, row_verified) AS amount
+  FROM (
+    SELECT video_id, if(event_id = '', concat('#', toString(rowNumberInAllBlocks())), event_id) AS key,
+      NOT (properties['verified'] = '0' OR properties['source'] = 'browser') AS row_verified,
+      properties['is_test'] IN ('true', '1') AS row_test,
+      if(event = '', {default_name:String}, event) AS name,
+      ifNull(value, 0) AS amount_row
+    FROM events
+    WHERE ${WHERE} AND event_type = {conversion:String}
+  )
+  GROUP BY video_id, key
+)
+GROUP BY video_id, event_name
+ORDER BY video_id, count DESC, event_name`,
+    query_params: { ...scopeParams(s), conversion: CONVERSION_EVENT, default_name: DEFAULT_CONVERSION_NAME },
+  };
+}
+
+export interface ConversionRow {
+  video_id: number;
+  event_name: string;
+  count: number;
+  revenue: number;
+}
+
+export function conversionFromRow(row: ConversionRow) {
+  return { event_name: row.event_name, count: Number(row.count), total_revenue: round(Number(row.revenue), 2) };
+}
+
+const EVENT_COLUMNS = `video_id, event_type, event, session_code, watch_seconds, video_time, toUnixTimestamp64Milli(created_at) AS created_ms`;
+
+/** One page of events, newest first. */
+export function eventsPageSql(s: Scope, eventType: string | undefined, limit: number, offset: number): Sql {
+  return {
+    query: `SELECT ${EVENT_COLUMNS} FROM events WHERE ${WHERE}${eventType === undefined ? "" : " AND event_type = {event_type:String}"}
+ORDER BY created_at DESC, event_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+    query_params: { ...scopeParams(s), event_type: eventType, limit, offset },
+  };
+}
+
+export function eventsCountSql(s: Scope, eventType: string | undefined): Sql {
+  return {
+    query: `SELECT count() AS total FROM events WHERE ${WHERE}${eventType === undefined ? "" : " AND event_type = {event_type:String}"}`,
+    query_params: { ...scopeParams(s), event_type: eventType },
+  };
+}
+
+/** Every event of the scope, oldest first per video: the events export. */
+export function eventsExportSql(s: Scope): Sql {
+  return {
+    query: `SELECT ${EVENT_COLUMNS} FROM events WHERE ${WHERE} ORDER BY video_id, created_at, event_id`,
+    query_params: scopeParams(s),
+  };
+}
+
+/** Rows per video and local day: how the events export cuts its work into bounded slices. */
+export function eventDaysSql(s: Scope): Sql {
+  return {
+    query: `SELECT video_id, toString(toDate(created_at, {tz:String})) AS day, count() AS n FROM events WHERE ${WHERE}
+GROUP BY video_id, day ORDER BY video_id, day`,
+    query_params: scopeParams(s),
+  };
+}
+
+export interface EventRow {
+  video_id: number;
+  event_type: string;
+  event: string;
+  session_code: string;
+  watch_seconds: number;
+  video_time: number;
+  created_ms: number | string;
+}
+
+export function eventFromRow(row: EventRow) {
+  return {
+    event_type: row.event_type,
+    event: row.event === "" ? null : row.event,
+    session_code: row.session_code === "" ? null : row.session_code,
+    watch_seconds: Number(row.watch_seconds),
+    video_time: Number(row.video_time),
+    created_at: new Date(Number(row.created_ms)).toISOString(),
+    ip_hash: null,
+  };
+}
+
+export async function rows<T>(ch: Ch, sql: Sql): Promise<T[]> {
+  const result = await ch.query({ query: sql.query, query_params: sql.query_params, format: "JSONEachRow" });
+  return result.json<T>();
+}
+
+/** Streams rows one at a time (JSONEachRow), never holding the whole result. */
+export async function* streamRows<T>(ch: Ch, sql: Sql): AsyncGenerator<T> {
+  const result = await ch.query({ query: sql.query, query_params: sql.query_params, format: "JSONEachRow" });
+  for await (const batch of result.stream()) {
+    for (const row of batch as { json<R>(): R }[]) yield row.json<T>();
+  }
+}
+
+function round(value: number, places: number): number {
+  const f = 10 ** places;
+  return Math.round(value * f) / f;
+}

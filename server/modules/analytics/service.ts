@@ -1,0 +1,216 @@
+/** The rules of SPEC.md "Analytics reads"; knows nothing of HTTP. */
+import type { Deps } from "../../deps.ts";
+import { Errors, validation } from "../../errors.ts";
+import { sha256Hex } from "../../http/tokens.ts";
+import { getVideo } from "../videos/service.ts";
+import {
+  DEFAULT_WINDOW_DAYS,
+  EVENTS_DEFAULT_PER_PAGE,
+  EVENTS_DEFAULT_WINDOW_DAYS,
+  EVENTS_MAX_PER_PAGE,
+  RETENTION_DEFAULT_BUCKETS,
+  RETENTION_MAX_BUCKETS,
+  SUMMARY_CACHE_SECONDS,
+} from "./definitions.ts";
+import * as q from "./queries.ts";
+
+export interface WindowQuery {
+  from?: string;
+  to?: string;
+  tz?: string;
+}
+
+/** A validated window: dates as sent (or defaulted) plus the bounds the SQL uses. */
+export interface Window {
+  from: string;
+  to: string;
+  tz: string;
+  start: string;
+  end: string;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/** Milliseconds of a YYYY-MM-DD calendar date at UTC midnight, or undefined when it is no real date. */
+function parseDate(raw: string): number | undefined {
+  const m = DATE.exec(raw);
+  if (!m) return undefined;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Date(ms).toISOString().slice(0, 10) === raw ? ms : undefined;
+}
+
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The canonical IANA name, or undefined for an unknown zone. */
+export function canonicalTimeZone(raw: string): string | undefined {
+  if (!raw || raw.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(raw)) return undefined;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Today's calendar date in `tz`. */
+function today(nowMs: number, tz: string): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(new Date(nowMs));
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+/**
+ * SPEC.md: `from` (ISO date, default N days ago), `to` (default today), `tz` (IANA,
+ * default UTC) applied to day boundaries; unparsable dates, `to` before `from` and an
+ * unknown tz are 422.
+ */
+export function resolveWindow(nowMs: number, input: WindowQuery, defaultDays: number): Window {
+  const errors: Record<string, string[]> = {};
+  const tz = input.tz === undefined || input.tz === "" ? "UTC" : canonicalTimeZone(input.tz);
+  if (!tz) errors.tz = ["The tz must be an IANA time zone name, such as UTC or Europe/Berlin."];
+  const zone = tz ?? "UTC";
+  const toMs = input.to === undefined ? parseDate(today(nowMs, zone)) : parseDate(input.to);
+  if (toMs === undefined) errors.to = ["The to must be a date in YYYY-MM-DD format."];
+  const fromMs = input.from === undefined ? (toMs === undefined ? undefined : toMs - defaultDays * DAY_MS) : parseDate(input.from);
+  if (fromMs === undefined) errors.from = ["The from must be a date in YYYY-MM-DD format."];
+  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) errors.to = ["The to must be a date on or after from."];
+  if (Object.keys(errors).length) throw validation(errors);
+  return { from: dateOf(fromMs!), to: dateOf(toMs!), tz: zone, start: `${dateOf(fromMs!)} 00:00:00`, end: `${dateOf(toMs! + DAY_MS)} 00:00:00` };
+}
+
+/** SPEC.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
+async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
+  const video = videoId === undefined ? undefined : await getVideo(deps, workspaceId, videoId);
+  if (!video) throw Errors.videoNotFoundRead();
+  return video;
+}
+
+const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scope => ({ workspaceId, videoIds: [videoId], start: w.start, end: w.end, tz: w.tz });
+
+export interface SummaryBody {
+  video_id: number;
+  video_code: string;
+  from: string;
+  to: string;
+  tz: string;
+  summary: ReturnType<typeof q.summaryFromRow>;
+}
+
+/** Computes the summary of a video without the cache (the bench times this). */
+export async function computeSummary(deps: Deps, workspaceId: number, videoId: number, videoCode: string, w: Window): Promise<SummaryBody> {
+  const [row] = await q.rows<q.SummaryRow>(deps.ch, q.summarySql(scopeOf(workspaceId, videoId, w)));
+  return { video_id: videoId, video_code: videoCode, from: w.from, to: w.to, tz: w.tz, summary: q.summaryFromRow(row) };
+}
+
+interface CachedSummary {
+  expiresAt: number;
+  value: Promise<{ body: SummaryBody; etag: string }>;
+}
+
+/** Per process, per deps: a cache is only a cache (DESIGN.md §1), so other processes may compute their own. */
+const caches = new WeakMap<Deps, Map<string, CachedSummary>>();
+const MAX_CACHED = 10_000;
+
+function cacheOf(deps: Deps): Map<string, CachedSummary> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  return cache;
+}
+
+function evict(cache: Map<string, CachedSummary>, now: number): void {
+  if (cache.size < MAX_CACHED) return;
+  for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key);
+  // Still full: drop the oldest insertions (Map keeps insertion order).
+  for (const key of cache.keys()) {
+    if (cache.size < MAX_CACHED) break;
+    cache.delete(key);
+  }
+}
+
+/**
+ * SPEC.md: the summary "is computed once per 60 seconds". Keyed by workspace, video
+ * and the resolved window; concurrent callers share one computation.
+ */
+export async function summary(deps: Deps, workspaceId: number, videoId: number | undefined, input: WindowQuery): Promise<{ body: SummaryBody; etag: string }> {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const key = `${workspaceId}:${video.id}:${w.from}:${w.to}:${w.tz}`;
+  const cache = cacheOf(deps);
+  const now = deps.clock.now();
+  const hit = cache.get(key);
+  if (hit && hit.expiresAt > now) return hit.value;
+  evict(cache, now);
+  const value = computeSummary(deps, workspaceId, video.id, video.code, w).then((body) => ({ body, etag: `"${sha256Hex(JSON.stringify(body)).slice(0, 32)}"` }));
+  const entry = { expiresAt: now + SUMMARY_CACHE_SECONDS * 1000, value };
+  cache.set(key, entry);
+  value.catch(() => cache.get(key) === entry && cache.delete(key));
+  return value;
+}
+
+/**
+ * Integer query parameters are checked here rather than by the schema so a 422 names
+ * the parameter (SPEC.md: `buckets`/`per_page` out of range is 422).
+ */
+export function intParam(raw: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw validation({ [name]: [`The ${name} must be an integer ${range}.`] });
+  }
+  return value;
+}
+
+export interface RetentionQuery extends WindowQuery {
+  buckets?: string;
+}
+
+/** Retention of the scope's videos: bucket list per video id. */
+export async function computeRetention(deps: Deps, scope: q.Scope, buckets: number): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
+  const durations = new Map<number, number>();
+  for (const row of await q.rows<{ video_id: number; duration: number }>(deps.ch, q.durationSql(scope))) durations.set(Number(row.video_id), Number(row.duration));
+  const byVideo = new Map<number, q.RetentionRow[]>();
+  if (durations.size) {
+    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations))) {
+      const id = Number(row.video_id);
+      byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
+    }
+  }
+  return new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows(byVideo.get(id) ?? [], buckets)]));
+}
+
+export async function retention(deps: Deps, workspaceId: number, videoId: number | undefined, input: RetentionQuery) {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const buckets = intParam(input.buckets, "buckets", 1, RETENTION_MAX_BUCKETS, RETENTION_DEFAULT_BUCKETS);
+  const curves = await computeRetention(deps, scopeOf(workspaceId, video.id, w), buckets);
+  return { video_id: video.id, buckets: curves.get(video.id)! };
+}
+
+export interface EventsQuery extends WindowQuery {
+  event_type?: string;
+  page?: string;
+  per_page?: string;
+}
+
+/** SPEC.md: the only paginated read; `from` defaults to 7 days ago. */
+export async function events(deps: Deps, workspaceId: number, videoId: number | undefined, input: EventsQuery) {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, EVENTS_DEFAULT_WINDOW_DAYS);
+  const page = intParam(input.page, "page", 1, Number.MAX_SAFE_INTEGER, 1);
+  const perPage = intParam(input.per_page, "per_page", 1, EVENTS_MAX_PER_PAGE, EVENTS_DEFAULT_PER_PAGE);
+  const eventType = input.event_type === undefined || input.event_type === "" ? undefined : input.event_type;
+  const scope = scopeOf(workspaceId, video.id, w);
+  const [data, [count]] = await Promise.all([
+    q.rows<q.EventRow>(deps.ch, q.eventsPageSql(scope, eventType, perPage, (page - 1) * perPage)),
+    q.rows<{ total: number }>(deps.ch, q.eventsCountSql(scope, eventType)),
+  ]);
+  return { video_id: video.id, page, per_page: perPage, events: { total: Number(count?.total ?? 0), data: data.map(q.eventFromRow) } };
+}
+
+export async function conversions(deps: Deps, workspaceId: number, videoId: number | undefined, input: WindowQuery) {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const list = await q.rows<q.ConversionRow>(deps.ch, q.conversionsSql(scopeOf(workspaceId, video.id, w)));
+  return { video_id: video.id, from: w.from, to: w.to, conversions: list.map(q.conversionFromRow) };
+}

@@ -1,0 +1,54 @@
+/** Routes of SPEC.md "Exports": validation and HTTP only; rules live in service.ts. */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { CreateExportBody, ExportCreated, ExportParams, ExportRead } from "./model.ts";
+import * as exports from "./service.ts";
+
+export function exportsModule(deps: Deps) {
+  return new Elysia({ name: "frameline.exports", detail: { tags: ["Exports"] } } as never)
+    .use(authPlugin(deps))
+    .post(
+      "/exports",
+      ({ auth, body, request, set }) =>
+        idempotent(deps, { auth, request, set }, body, async () => ({ status: 202, body: await exports.createExport(deps, auth.workspaceId, body) })),
+      {
+        scope: "analytics:read",
+        body: CreateExportBody,
+        detail: {
+          summary: "Start an export",
+          description:
+            "Builds a csv (with a header row) or json (an array of objects) file of one analytics read for 1 to 50 videos over UTC days. " +
+            "Poll `GET /exports/{export}` until `ready`, then fetch `download_url`. Exports expire 7 days after creation. Honours `Idempotency-Key`.",
+        },
+        response: { 202: ExportCreated },
+      },
+    )
+    .get("/exports/:export", async ({ auth, params }) => exports.readExport(deps, auth.workspaceId, params.export), {
+      scope: "analytics:read",
+      params: ExportParams,
+      detail: { summary: "Export status", description: "`download_url` is null until the export is `ready`." },
+      response: { 200: ExportRead },
+    })
+    .get(
+      "/exports/:export/download",
+      async ({ auth, params, set }) => {
+        const file = await exports.openDownload(deps, auth.workspaceId, params.export);
+        return new Response(file.body, {
+          headers: {
+            ...(set.headers as Record<string, string>),
+            "Content-Type": file.contentType,
+            "Content-Length": String(file.size),
+            "Content-Disposition": `attachment; filename="${file.filename}"`,
+            "Cache-Control": "private, no-store",
+          },
+        });
+      },
+      {
+        scope: "analytics:read",
+        params: ExportParams,
+        detail: { summary: "Download an export", description: "The file, streamed: `text/csv` or `application/json`." },
+      },
+    );
+}

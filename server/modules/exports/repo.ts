@@ -1,0 +1,102 @@
+/** The SQL of exports. Reads are bounded by the caller's workspace; the job calls are not (workers serve all). */
+import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { ExportFormat, ExportStatus, ExportType } from "./model.ts";
+
+export interface ExportRow {
+  id: number;
+  public_id: string;
+  workspace_id: number;
+  type: ExportType;
+  format: ExportFormat;
+  video_ids: number[];
+  video_codes: string[];
+  date_from: string;
+  date_to: string;
+  status: ExportStatus;
+  attempts: number;
+  locked_until: Date | null;
+  blob_key: string | null;
+  row_count: number | null;
+  byte_size: number | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+  expires_at: Date;
+}
+
+type Db = Sql | TxSql;
+
+// Dates come back as YYYY-MM-DD text, never shifted by the process time zone.
+const COLUMNS = (sql: Db) => sql`id, public_id, workspace_id, type, format, video_ids, video_codes, date_from::text AS date_from, date_to::text AS date_to,
+  status, attempts, locked_until, blob_key, row_count, byte_size, error, created_at, updated_at, finished_at, expires_at`;
+
+export async function insertExport(
+  sql: Db,
+  row: Pick<ExportRow, "public_id" | "workspace_id" | "type" | "format" | "video_ids" | "video_codes" | "date_from" | "date_to" | "expires_at"> & { created_at: Date },
+): Promise<ExportRow> {
+  const [created]: [ExportRow?] = await sql`
+    INSERT INTO exports (public_id, workspace_id, type, format, video_ids, video_codes, date_from, date_to, created_at, updated_at, expires_at)
+    VALUES (${row.public_id}, ${row.workspace_id}, ${row.type}, ${row.format}, ${sql.array(row.video_ids)}::bigint[], ${sql.array(row.video_codes)}::text[],
+            ${row.date_from}, ${row.date_to}, ${row.created_at}, ${row.created_at}, ${row.expires_at})
+    RETURNING ${COLUMNS(sql)}`;
+  return created!;
+}
+
+export async function findExport(sql: Db, workspaceId: number, publicId: string): Promise<ExportRow | undefined> {
+  const [row]: [ExportRow?] = await sql`SELECT ${COLUMNS(sql)} FROM exports WHERE workspace_id = ${workspaceId} AND public_id = ${publicId}`;
+  return row;
+}
+
+export async function videosOf(sql: Db, workspaceId: number, ids: number[]): Promise<{ id: number; code: string }[]> {
+  return [...(await sql<{ id: number; code: string }[]>`SELECT id, code::text AS code FROM videos WHERE workspace_id = ${workspaceId} AND id = ANY(${sql.array(ids)}::bigint[])`)];
+}
+
+/**
+ * Takes the oldest export waiting to be built, or one whose builder's lease ran out
+ * (it crashed), and leases it to this worker. SKIP LOCKED lets many workers share the queue.
+ */
+export async function claimNext(sql: Sql, now: Date, leaseUntil: Date): Promise<ExportRow | undefined> {
+  const [row]: [ExportRow?] = await sql`
+    UPDATE exports SET status = 'processing', attempts = attempts + 1, locked_until = ${leaseUntil}, updated_at = ${now}
+    WHERE id = (
+      SELECT id FROM exports
+      WHERE (status = 'pending' OR (status = 'processing' AND locked_until < ${now})) AND expires_at > ${now}
+      ORDER BY created_at, id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING ${COLUMNS(sql)}`;
+  return row;
+}
+
+export async function extendLease(sql: Sql, id: number, attempts: number, leaseUntil: Date): Promise<void> {
+  await sql`UPDATE exports SET locked_until = ${leaseUntil} WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}`;
+}
+
+/** Only the worker holding the current attempt may finish it (a stale one after a lease loss may not). */
+export async function markReady(sql: Sql, id: number, attempts: number, done: { blobKey: string; rowCount: number; byteSize: number; at: Date }): Promise<boolean> {
+  const rows = await sql`
+    UPDATE exports SET status = 'ready', blob_key = ${done.blobKey}, row_count = ${done.rowCount}, byte_size = ${done.byteSize},
+      locked_until = NULL, error = NULL, finished_at = ${done.at}, updated_at = ${done.at}
+    WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}
+    RETURNING id`;
+  return rows.length > 0;
+}
+
+/** A failed attempt goes back to pending until `final`, then reads `failed`. */
+export async function markAttemptFailed(sql: Sql, id: number, attempts: number, error: string, at: Date, final: boolean): Promise<void> {
+  await sql`
+    UPDATE exports SET status = ${final ? "failed" : "pending"}, error = ${error}, locked_until = NULL, updated_at = ${at},
+      finished_at = ${final ? at : null}
+    WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}`;
+}
+
+export async function listExpired(sql: Sql, now: Date, limit = 500): Promise<{ id: number; blob_key: string | null }[]> {
+  return [...(await sql<{ id: number; blob_key: string | null }[]>`SELECT id, blob_key FROM exports WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}`)];
+}
+
+export async function deleteExports(sql: Sql, ids: number[]): Promise<number> {
+  const rows = await sql`DELETE FROM exports WHERE id = ANY(${sql.array(ids)}::bigint[]) RETURNING id`;
+  return rows.length;
+}

@@ -1,0 +1,238 @@
+/**
+ * The rules of SPEC.md "Exports"; knows nothing of HTTP. An export is a Postgres row
+ * (its own job); a builder streams its rows from ClickHouse into the media blob store
+ * as csv (header row) or json (an array of objects), one chunk at a time.
+ */
+import { randomBytes } from "node:crypto";
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../errors.ts";
+import * as q from "../analytics/queries.ts";
+import { computeRetention, resolveWindow } from "../analytics/service.ts";
+import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
+import { EXPORT_COLUMNS, EXPORT_ID_PREFIX, EXPORT_RETENTION_DAYS, ExportStatus, type CreateExportBody, type ExportFormat } from "./model.ts";
+import * as repo from "./repo.ts";
+import type { ExportRow } from "./repo.ts";
+
+const DAY_MS = 86_400_000;
+/** A builder holds an export this long without a heartbeat before another may take it over. */
+export const LEASE_MS = 5 * 60_000;
+/** Attempts before an export reads `failed`. */
+export const MAX_ATTEMPTS = 3;
+
+export const exportNotFound = (message = "Export not found.") => new ApiError(404, { error: { code: "EXPORT_NOT_FOUND", message } });
+const videosNotFound = () => new ApiError(404, { error: { code: "VIDEO_NOT_FOUND", message: "One or more video IDs not found." } });
+
+const CONTENT_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", json: "application/json" };
+
+/** In-process wake-ups, so a builder in this process starts at once instead of at its next poll. */
+const wakers = new WeakMap<Deps, Set<() => void>>();
+
+export function onExportQueued(deps: Deps, wake: () => void): () => void {
+  let set = wakers.get(deps);
+  if (!set) wakers.set(deps, (set = new Set()));
+  set.add(wake);
+  return () => set.delete(wake);
+}
+
+export function downloadUrl(deps: Deps, row: Pick<ExportRow, "public_id">): string {
+  return `${deps.config.publicUrl}/api/v1/exports/${row.public_id}/download`;
+}
+
+export async function createExport(deps: Deps, workspaceId: number, body: CreateExportBody): Promise<{ export_id: string; status: "pending" }> {
+  const now = deps.clock.now();
+  // Both dates are required by the schema; the window rules (422s) are the analytics reads'.
+  const window = resolveWindow(now, { from: body.from, to: body.to }, 0);
+  const ids = [...new Set(body.video_ids)];
+  const found = new Map((await repo.videosOf(deps.sql, workspaceId, ids)).map((v) => [Number(v.id), v.code]));
+  if (ids.some((id) => !found.has(id))) throw videosNotFound();
+  const row = await repo.insertExport(deps.sql, {
+    public_id: EXPORT_ID_PREFIX + randomBytes(12).toString("hex"),
+    workspace_id: workspaceId,
+    type: body.type,
+    format: body.format,
+    video_ids: ids,
+    video_codes: ids.map((id) => found.get(id)!),
+    date_from: window.from,
+    date_to: window.to,
+    created_at: new Date(now),
+    expires_at: new Date(now + EXPORT_RETENTION_DAYS * DAY_MS),
+  });
+  for (const wake of wakers.get(deps) ?? []) wake();
+  return { export_id: row.public_id, status: "pending" };
+}
+
+/** Unknown, another workspace's and expired exports all read as EXPORT_NOT_FOUND. */
+async function liveExport(deps: Deps, workspaceId: number, publicId: string): Promise<ExportRow> {
+  if (!/^flex_[0-9a-f]{1,64}$/.test(publicId)) throw exportNotFound();
+  const row = await repo.findExport(deps.sql, workspaceId, publicId);
+  if (!row || row.expires_at.getTime() <= deps.clock.now()) throw exportNotFound();
+  return row;
+}
+
+export async function readExport(deps: Deps, workspaceId: number, publicId: string) {
+  const row = await liveExport(deps, workspaceId, publicId);
+  return { export_id: row.public_id, status: row.status, download_url: row.status === ExportStatus.ready ? downloadUrl(deps, row) : null };
+}
+
+export async function openDownload(deps: Deps, workspaceId: number, publicId: string) {
+  const row = await liveExport(deps, workspaceId, publicId);
+  if (row.status !== ExportStatus.ready || !row.blob_key) throw exportNotFound(`Export ${row.public_id} is ${row.status}; it has no file to download.`);
+  const blob = await deps.blobs.media.get(row.blob_key);
+  if (!blob) throw exportNotFound();
+  return { body: blob.body, size: blob.size, contentType: CONTENT_TYPES[row.format], filename: `${row.public_id}.${row.format}` };
+}
+
+// ---- building ----
+
+type Cell = string | number | null;
+type OutRow = Record<string, Cell>;
+
+/** Rows of the export in output order; only the events type is unbounded, and it is streamed. */
+async function* rowsOf(deps: Deps, row: ExportRow, sliceRows: number): AsyncGenerator<OutRow> {
+  const videoIds = row.video_ids.map(Number);
+  const window = resolveWindow(deps.clock.now(), { from: row.date_from, to: row.date_to }, 0);
+  const scope: q.Scope = { workspaceId: Number(row.workspace_id), videoIds, start: window.start, end: window.end, tz: window.tz };
+  const dates = { from: window.from, to: window.to };
+  switch (row.type) {
+    case "events":
+      for await (const r of eventsInSlices(deps, scope, sliceRows)) yield { video_id: Number(r.video_id), ...q.eventFromRow(r) };
+      return;
+    case "summary": {
+      const byVideo = new Map<number, q.SummaryRow>();
+      for await (const r of q.streamRows<q.SummaryRow>(deps.ch, q.summarySql(scope))) byVideo.set(Number(r.video_id), r);
+      for (const [i, id] of videoIds.entries()) {
+        yield { video_id: id, video_code: row.video_codes[i] ?? null, ...dates, tz: window.tz, ...q.summaryFromRow(byVideo.get(id)) };
+      }
+      return;
+    }
+    case "retention": {
+      const curves = await computeRetention(deps, scope, RETENTION_DEFAULT_BUCKETS);
+      for (const id of videoIds) for (const bucket of curves.get(id)!) yield { video_id: id, ...bucket };
+      return;
+    }
+    case "conversions":
+      for await (const r of q.streamRows<q.ConversionRow>(deps.ch, q.conversionsSql(scope))) yield { video_id: Number(r.video_id), ...dates, ...q.conversionFromRow(r) };
+      return;
+  }
+}
+
+/** Rows per query of the events export (see eventsInSlices). */
+export const SLICE_ROWS = 100_000;
+
+/**
+ * Every event of the scope, oldest first per video, in queries of about `sliceRows`
+ * rows each (whole local days of one video). Embedded chDB materialises a query's
+ * result before handing it over, so a single query over a large export would hold it
+ * all; slices bound that (to one busy day of one video at worst) on either engine.
+ */
+async function* eventsInSlices(deps: Deps, scope: q.Scope, sliceRows: number): AsyncGenerator<q.EventRow> {
+  const days = await q.rows<{ video_id: number; day: string; n: number }>(deps.ch, q.eventDaysSql(scope));
+  const slices: { video: number; first: string; last: string; rows: number }[] = [];
+  for (const d of days) {
+    const video = Number(d.video_id);
+    const n = Number(d.n);
+    const open = slices[slices.length - 1];
+    if (open && open.video === video && open.rows + n <= sliceRows) Object.assign(open, { last: d.day, rows: open.rows + n });
+    else slices.push({ video, first: d.day, last: d.day, rows: n });
+  }
+  for (const slice of slices) {
+    const end = new Date(Date.parse(`${slice.last}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+    // Clamp to the export window: the first and last day were counted within it.
+    const sub: q.Scope = {
+      ...scope,
+      videoIds: [slice.video],
+      start: `${slice.first} 00:00:00` > scope.start ? `${slice.first} 00:00:00` : scope.start,
+      end: `${end} 00:00:00` < scope.end ? `${end} 00:00:00` : scope.end,
+    };
+    yield* q.streamRows<q.EventRow>(deps.ch, q.eventsExportSql(sub));
+  }
+}
+
+/** RFC 4180 quoting; a text cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
+function csvCell(value: Cell): string {
+  if (value === null) return "";
+  if (typeof value === "number") return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const CHUNK_CHARS = 64 * 1024;
+
+/** Encodes rows as text chunks of about 64 KiB, counting them into `counted`. */
+async function* encode(format: ExportFormat, columns: readonly string[], rows: AsyncIterable<OutRow>, counted: { rows: number }): AsyncGenerator<string> {
+  let buffer = format === "csv" ? columns.join(",") + "\r\n" : "[";
+  for await (const row of rows) {
+    if (format === "csv") buffer += columns.map((c) => csvCell(row[c] ?? null)).join(",") + "\r\n";
+    else buffer += (counted.rows ? ",\n" : "\n") + JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null])));
+    counted.rows++;
+    if (buffer.length >= CHUNK_CHARS) {
+      yield buffer;
+      buffer = "";
+    }
+  }
+  if (format === "json") buffer += counted.rows ? "\n]\n" : "]\n";
+  yield buffer;
+}
+
+/** A pull stream: the next chunk is produced only when the blob store asks for it. */
+function toStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await chunks.next();
+      if (done) controller.close();
+      else if (value.length) controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}
+
+export function blobKeyOf(row: Pick<ExportRow, "workspace_id" | "public_id" | "format">): string {
+  return `exports/${row.workspace_id}/${row.public_id}.${row.format}`;
+}
+
+/** Streams the export's file into the media store; returns where it is and how big. */
+export async function buildExport(deps: Deps, row: ExportRow, sliceRows = SLICE_ROWS): Promise<{ blobKey: string; rowCount: number; byteSize: number }> {
+  const key = blobKeyOf(row);
+  const counted = { rows: 0 };
+  const stream = toStream(encode(row.format, EXPORT_COLUMNS[row.type], rowsOf(deps, row, sliceRows), counted));
+  const info = await deps.blobs.media.put(key, stream, { contentType: CONTENT_TYPES[row.format], cacheControl: "private, no-store" });
+  return { blobKey: key, rowCount: counted.rows, byteSize: info.size };
+}
+
+/**
+ * Claims one export and builds it: pending → processing → ready, or back to pending
+ * after a failed attempt and `failed` after MAX_ATTEMPTS. Returns false when nothing was waiting.
+ */
+export async function processNextExport(deps: Deps, opts: { sliceRows?: number } = {}): Promise<boolean> {
+  const now = deps.clock.now();
+  const row = await repo.claimNext(deps.sql, new Date(now), new Date(now + LEASE_MS));
+  if (!row) return false;
+  const heartbeat = setInterval(() => {
+    repo.extendLease(deps.sql, row.id, row.attempts, new Date(deps.clock.now() + LEASE_MS)).catch(() => {});
+  }, LEASE_MS / 3);
+  heartbeat.unref?.();
+  try {
+    const built = await buildExport(deps, row, opts.sliceRows);
+    const finished = await repo.markReady(deps.sql, row.id, row.attempts, { ...built, at: new Date(deps.clock.now()) });
+    if (!finished) deps.log.warn("export finished after losing its lease", { export_id: row.public_id });
+    else deps.log.info("export ready", { export_id: row.public_id, rows: built.rowCount, bytes: built.byteSize });
+  } catch (error) {
+    const final = row.attempts >= MAX_ATTEMPTS;
+    deps.log.warn("export attempt failed", { export_id: row.public_id, attempt: row.attempts, final, error: String(error) });
+    await repo.markAttemptFailed(deps.sql, row.id, row.attempts, String(error).slice(0, 1000), new Date(deps.clock.now()), final);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return true;
+}
+
+/** Removes exports past their retention, file first so no row points at a missing file. */
+export async function sweepExpiredExports(deps: Deps): Promise<number> {
+  const expired = await repo.listExpired(deps.sql, new Date(deps.clock.now()));
+  if (!expired.length) return 0;
+  for (const e of expired) if (e.blob_key) await deps.blobs.media.delete(e.blob_key);
+  return repo.deleteExports(deps.sql, expired.map((e) => e.id));
+}
