@@ -1,0 +1,133 @@
+/**
+ * The two APIs the dashboard uses, and nothing else: the operator API
+ * (CONTRACT.md, admin key) and the application API (SPEC.md, a scoped token
+ * the dashboard mints for itself through the operator API).
+ */
+import { navigate } from "./router.ts";
+import * as session from "./session.ts";
+
+/** Every scope the dashboard's own pages need (SPEC.md "Authentication"). */
+const DASHBOARD_SCOPES = ["videos:read", "videos:write", "analytics:read", "webhooks:write"];
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: any,
+  ) {
+    super(messageOf(status, body));
+  }
+  /** 422 `{message, errors: {field: [text]}}`. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.status === 422 && this.body && typeof this.body.errors === "object" ? this.body.errors : {};
+  }
+  get code(): string | undefined {
+    const e = this.body?.error;
+    return typeof e === "string" ? e : e?.code;
+  }
+}
+
+function messageOf(status: number, body: any): string {
+  if (body && typeof body === "object") {
+    if (typeof body.error === "object" && body.error?.message) return body.error.message;
+    if (typeof body.message === "string") return body.message;
+    if (typeof body.error === "string") return body.error;
+  }
+  if (status === 0) return "The server could not be reached. Check the connection and try again.";
+  return `The server answered ${status}.`;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+async function send(credential: string, method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: "application/json", ...opts.headers };
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body, signal: opts.signal, cache: "no-store" });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    throw new HttpError(0, null);
+  }
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  if (!res.ok) throw new HttpError(res.status, parsed);
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Operator API under /admin/v1. A key the server no longer accepts ends the session. */
+export async function admin<T = any>(method: string, path: string, opts?: CallOptions): Promise<T> {
+  try {
+    return (await send(session.adminKey(), method, `/admin/v1${path}`, opts)).body as T;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) {
+      session.clearSession();
+      navigate("/", true);
+    }
+    throw error;
+  }
+}
+
+/** Mints (or reuses) this tab's token for the chosen workspace. */
+export async function ensureToken(workspaceId: number): Promise<string> {
+  const current = session.sessionToken(workspaceId);
+  // Renew an hour early so a long page does not die mid-upload.
+  if (current && (!current.expires_at || Date.parse(current.expires_at) - Date.now() > 3_600_000)) return current.secret;
+  const minted = await admin<{ token: { id: number; expires_at: string | null }; secret: string }>("POST", `/workspaces/${workspaceId}/tokens`, {
+    body: { name: "Dashboard session", scopes: DASHBOARD_SCOPES, expires_in_days: 1 },
+  });
+  session.setSessionToken(workspaceId, { id: minted.token.id, secret: minted.secret, expires_at: minted.token.expires_at });
+  return minted.secret;
+}
+
+/** Application API under /api/v1, as the current workspace. A revoked or expired session token is replaced once. */
+export async function call<T = any>(method: string, path: string, opts?: CallOptions): Promise<T> {
+  return (await callFull(method, path, opts)).body as T;
+}
+
+export async function callFull(method: string, path: string, opts?: CallOptions): Promise<{ status: number; body: any; headers: Headers }> {
+  const ws = session.workspace();
+  if (!ws) throw new HttpError(401, { error: { code: "NO_WORKSPACE", message: "Choose a workspace first." } });
+  const url = path.startsWith("/api/") ? path : `/api/v1${path}`;
+  try {
+    return await send(await ensureToken(ws.id), method, url, opts);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401 && error.code === "INVALID_TOKEN") {
+      session.clearSessionToken(ws.id);
+      return send(await ensureToken(ws.id), method, url, opts);
+    }
+    throw error;
+  }
+}
+
+/** Current token of the workspace, for calls that need raw XHR (upload progress) or blob downloads. */
+export async function currentToken(): Promise<string> {
+  const ws = session.workspace();
+  if (!ws) throw new HttpError(401, { error: { code: "NO_WORKSPACE", message: "Choose a workspace first." } });
+  return ensureToken(ws.id);
+}
+
+/** Revokes this tab's dashboard tokens and forgets everything. */
+export async function signOut(): Promise<void> {
+  await Promise.allSettled(session.allSessionTokens().map((t) => admin("DELETE", `/tokens/${t.id}`)));
+  session.clearSession();
+}
+
+export const qs = (params: Record<string, string | number | undefined | null>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+};

@@ -1,0 +1,145 @@
+/** Small shared pieces: links, field errors, copy buttons, progress, async state. */
+import type { ComponentChildren, JSX } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { HttpError } from "./api.ts";
+import { BASE, navigate, navigated } from "./router.ts";
+
+export function Link(props: { href: string; children: ComponentChildren; class?: string; "aria-current"?: "page" | undefined }) {
+  const href = props.href.startsWith(BASE) ? props.href : BASE + props.href;
+  const onClick = (e: MouseEvent) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a href={href} class={props.class} onClick={onClick} aria-current={props["aria-current"]}>
+      {props.children}
+    </a>
+  );
+}
+
+/** An error box for a failed call; focusable so keyboard and screen-reader users land on it. */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <p class="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="notice" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** A labelled input with its 422 messages tied by aria-describedby. */
+export function Field(props: {
+  id: string;
+  label: string;
+  errors?: string[];
+  hint?: string;
+  children: (attrs: { id: string; "aria-invalid"?: "true"; "aria-describedby"?: string }) => JSX.Element;
+}) {
+  const described = [props.hint ? `${props.id}-hint` : "", props.errors?.length ? `${props.id}-err` : ""].filter(Boolean).join(" ");
+  return (
+    <div class={"field" + (props.errors?.length ? " invalid" : "")}>
+      <label for={props.id}>{props.label}</label>
+      {props.children({ id: props.id, "aria-invalid": props.errors?.length ? "true" : undefined, "aria-describedby": described || undefined })}
+      {props.hint && (
+        <small id={`${props.id}-hint`} class="hint">
+          {props.hint}
+        </small>
+      )}
+      {props.errors?.length ? (
+        <small id={`${props.id}-err`} class="field-error" data-field-error={props.id}>
+          {props.errors.join(" ")}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Clipboard API needs a secure context; fall back to the selection.
+      const area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.className = "offscreen";
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }
+    setDone(true);
+    setTimeout(() => setDone(false), 2000);
+  };
+  return (
+    <button type="button" class="secondary" onClick={copy}>
+      {done ? "Copied" : label}
+      <span class="sr-only" aria-live="polite">
+        {done ? " to the clipboard" : ""}
+      </span>
+    </button>
+  );
+}
+
+export function Progress({ value, label, id }: { value: number; label: string; id: string }) {
+  const pct = Math.max(0, Math.min(100, Math.round(value)));
+  return (
+    <div class="progress">
+      <label for={id}>{label}</label>
+      <progress id={id} max={100} value={pct} aria-valuetext={`${pct} %`} />
+      <span class="progress-pct" data-progress-pct>
+        {pct} %
+      </span>
+    </div>
+  );
+}
+
+/** Loads data with `load`, re-running when `deps` change; `reload` re-runs it. */
+export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [n, setN] = useState(0);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    load(ctrl.signal).then(
+      (data) => !ctrl.signal.aborted && setState({ data, loading: false }),
+      (error) => !ctrl.signal.aborted && setState({ error, loading: false }),
+    );
+    return () => ctrl.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, n]);
+  const reload = useCallback(() => setN((x) => x + 1), []);
+  return { ...state, reload };
+}
+
+/** Focuses the page heading after navigation, so screen readers announce the new page. */
+export function PageTitle({ children }: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${ref.current?.textContent || "Dashboard"} · Frameline`;
+    if (navigated) ref.current?.focus();
+  }, []);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
+}
+
+export const fieldErrors = (error: unknown): Record<string, string[]> => (error instanceof HttpError ? error.fieldErrors : {});
+
+export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—");
+
+export const formatBytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : n < 1073741824 ? `${(n / 1048576).toFixed(1)} MB` : `${(n / 1073741824).toFixed(2)} GB`);

@@ -1,0 +1,107 @@
+/** The Frameline dashboard: sign-in, workspace picker and the pages of issue 7. */
+import "uplot/dist/uPlot.min.css";
+import "./styles.css";
+import { render } from "preact";
+import { signOut } from "./api.ts";
+import { Link } from "./components.tsx";
+import { match, navigate, useRoute } from "./router.ts";
+import * as session from "./session.ts";
+import { SignIn } from "./pages/sign-in.tsx";
+import { Workspaces } from "./pages/workspaces.tsx";
+import { Settings } from "./pages/settings.tsx";
+import { Videos } from "./pages/videos.tsx";
+import { VideoPage } from "./pages/video.tsx";
+import { PlayerSettings } from "./pages/player-settings.tsx";
+import { Analytics, AnalyticsPicker } from "./pages/analytics.tsx";
+import { Webhooks } from "./pages/webhooks.tsx";
+import { useEffect } from "preact/hooks";
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return null;
+}
+
+const NAV = [
+  { href: "/videos", label: "Videos" },
+  { href: "/analytics", label: "Analytics" },
+  { href: "/webhooks", label: "Webhooks" },
+  { href: "/settings/tokens", label: "Settings" },
+];
+
+function Shell({ path, children }: { path: string; children: preact.ComponentChildren }) {
+  const ws = session.workspace();
+  const out = async () => {
+    await signOut();
+    navigate("/", true);
+  };
+  const section = "/" + (path.split("/")[1] || "");
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="brand">Frameline</div>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.href}>
+                <Link href={n.href} aria-current={n.href.startsWith(section) && section !== "/" ? "page" : undefined}>
+                  {n.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          {ws && (
+            <Link href="/workspaces" class="ws">
+              <span class="sr-only">Workspace: </span>
+              {ws.name} <span aria-hidden="true">▾</span>
+              <span class="sr-only"> (switch workspace)</span>
+            </Link>
+          )}
+          <button type="button" class="link" onClick={out}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">{children}</main>
+    </>
+  );
+}
+
+function App() {
+  const { path, query } = useRoute();
+  if (!session.adminKey()) return path === "/" ? <SignIn /> : <Redirect to="/" />;
+  if (path === "/") return <Redirect to={session.workspace() ? "/videos" : "/workspaces"} />;
+  if (path === "/workspaces") return <Workspaces />;
+  if (!session.workspace()) return <Redirect to="/workspaces" />;
+
+  let page: preact.JSX.Element | null = null;
+  let m: Record<string, string> | undefined;
+  if (path === "/videos") page = <Videos query={query} />;
+  else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
+  else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
+  else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} />;
+  else if (path === "/analytics") page = <AnalyticsPicker />;
+  else if (path === "/webhooks") page = <Webhooks />;
+  else if ((m = match("/settings/:tab", path))) page = <Settings tab={m.tab} />;
+  else if (path === "/settings") return <Redirect to="/settings/tokens" />;
+  else
+    page = (
+      <section>
+        <h1>Page not found</h1>
+        <p>
+          <Link href="/videos">Go to your videos</Link>
+        </p>
+      </section>
+    );
+  return (
+    <Shell path={path} key={session.workspace()?.id}>
+      {page}
+    </Shell>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,378 @@
+/** Analytics of one video (SPEC.md "Analytics reads", "Exports"). */
+import { useMemo, useState } from "preact/hooks";
+import { HttpError, call, currentToken, qs } from "../api.ts";
+import { Chart } from "../chart.tsx";
+import { ErrorBox, Field, Link, Notice, PageTitle, useAsync } from "../components.tsx";
+import { navigate } from "../router.ts";
+import { VideoNav } from "./video-nav.tsx";
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const daysAgo = (n: number) => day(new Date(Date.now() - n * 86_400_000));
+
+interface Summary {
+  plays: number;
+  unique_plays: number;
+  completion_count: number;
+  completion_rate: number;
+  avg_watch_time_s: number;
+  bounce_count: number;
+}
+interface EventRow {
+  event_type: string;
+  event: string | null;
+  session_code: string | null;
+  watch_seconds: number | null;
+  video_time: number | null;
+  created_at: string;
+}
+type EventsPage = { video_id: number; page: number; per_page: number; events: { total: number; data: EventRow[] } };
+
+export function AnalyticsPicker() {
+  const list = useAsync((signal) => call<{ data: { id: number; title: string }[]; total: number }>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }), []);
+  const [chosen, setChosen] = useState("");
+  return (
+    <section>
+      <PageTitle>Analytics</PageTitle>
+      <ErrorBox error={list.error} />
+      {list.data && list.data.total === 0 && (
+        <p>
+          No videos yet. <Link href="/videos">Create one</Link> first.
+        </p>
+      )}
+      {list.data && list.data.total > 0 && (
+        <form class="card narrow" onSubmit={(e) => (e.preventDefault(), chosen && navigate(`/videos/${chosen}/analytics`))}>
+          <Field id="an-video" label="Video">
+            {(a) => (
+              <select {...a} value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} required>
+                <option value="">Choose a video…</option>
+                {list.data!.data.map((v) => (
+                  <option key={v.id} value={String(v.id)}>
+                    {v.title} (#{v.id})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <button type="submit" disabled={!chosen}>
+            Show analytics
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+export function Analytics({ id }: { id: number }) {
+  const [from, setFrom] = useState(daysAgo(30));
+  const [to, setTo] = useState(day(new Date()));
+  const [range, setRange] = useState({ from, to, n: 0 });
+  const video = useAsync((signal) => call<{ video: { title: string } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
+  const deps = [id, range.from, range.to, range.n];
+  const q = qs({ from: range.from, to: range.to });
+  const summary = useAsync((signal) => call<{ summary: Summary }>("GET", `/videos/${id}/analytics/summary${q}`, { signal }).then((r) => r.summary), deps);
+  const retention = useAsync((signal) => call<{ buckets: { bucket_pct: number; watch_pct: number }[] }>("GET", `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`, { signal }).then((r) => r.buckets), deps);
+  const plays = useAsync((signal) => playsPerDay(id, range.from, range.to, signal), deps);
+  const conversions = useAsync((signal) => call<{ conversions: { event_name: string; count: number; total_revenue: number }[] }>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then((r) => r.conversions), deps);
+  const invalid = from > to;
+
+  return (
+    <section>
+      <VideoNav id={id} current="analytics" title={video.data?.title} />
+      <PageTitle>Analytics</PageTitle>
+      <form class="card filters" onSubmit={(e) => (e.preventDefault(), !invalid && setRange({ from, to, n: range.n + 1 }))}>
+        <Field id="an-from" label="From">
+          {(a) => <input {...a} type="date" value={from} max={to} onInput={(e) => setFrom(e.currentTarget.value)} required />}
+        </Field>
+        <Field id="an-to" label="To" errors={invalid ? ["Must be on or after From."] : undefined}>
+          {(a) => <input {...a} type="date" value={to} min={from} onInput={(e) => setTo(e.currentTarget.value)} required />}
+        </Field>
+        <button type="submit" disabled={invalid}>
+          Refresh
+        </button>
+        <p class="hint">The summary is recomputed at most once a minute.</p>
+      </form>
+
+      <ErrorBox error={summary.error} />
+      {summary.data && <Cards s={summary.data} />}
+
+      <div class="grid-2">
+        <section class="card" aria-labelledby="ret-title">
+          <h2 id="ret-title">Retention</h2>
+          <ErrorBox error={retention.error} />
+          {retention.data && (
+            <Chart
+              title="Share of viewers still watching"
+              xLabel="Position in video (%)"
+              yLabel="Watching (%)"
+              data={[retention.data.map((b) => b.bucket_pct), retention.data.map((b) => Math.round(b.watch_pct * 1000) / 10)]}
+              series={[{ label: "Watching (%)", color: "#1d4ed8" }]}
+              summary={retention.data.length ? `At the start ${Math.round(retention.data[0].watch_pct * 100)} % watching; at ${retention.data[retention.data.length - 1].bucket_pct} % of the video ${Math.round(retention.data[retention.data.length - 1].watch_pct * 100)} %.` : "No data."}
+            />
+          )}
+        </section>
+        <section class="card" aria-labelledby="plays-title">
+          <h2 id="plays-title">Plays over time</h2>
+          <ErrorBox error={plays.error} />
+          {plays.data && (
+            <>
+              <Chart
+                title="Plays per day (UTC)"
+                xTime
+                xLabel="Day"
+                yLabel="Plays"
+                data={[plays.data.days.map((d) => Date.parse(d.day) / 1000), plays.data.days.map((d) => d.plays)]}
+                series={[{ label: "Plays", color: "#047857", bars: true }]}
+                summary={`${plays.data.total} plays in ${plays.data.days.length} days.`}
+              />
+              <p class="muted" data-plays-total={plays.data.total}>
+                {plays.data.total} play{plays.data.total === 1 ? "" : "s"} in this range{plays.data.truncated ? " (first 5,000 counted)" : ""}.
+              </p>
+            </>
+          )}
+        </section>
+      </div>
+
+      <section class="card" aria-labelledby="conv-title">
+        <h2 id="conv-title">Conversions</h2>
+        <ErrorBox error={conversions.error} />
+        {conversions.data && conversions.data.length === 0 && <p>No conversions in this range.</p>}
+        {conversions.data && conversions.data.length > 0 && (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col" class="num">
+                    Count
+                  </th>
+                  <th scope="col" class="num">
+                    Revenue (verified)
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {conversions.data.map((c) => (
+                  <tr key={c.event_name}>
+                    <td>{c.event_name}</td>
+                    <td class="num">{c.count}</td>
+                    <td class="num">{c.total_revenue.toLocaleString(undefined, { maximumFractionDigits: 2 })}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <Events id={id} from={range.from} to={range.to} n={range.n} />
+      <Exports id={id} from={range.from} to={range.to} />
+    </section>
+  );
+}
+
+function Cards({ s }: { s: Summary }) {
+  const items = [
+    ["Plays", s.plays.toLocaleString()],
+    ["Unique plays", s.unique_plays.toLocaleString()],
+    ["Completions", s.completion_count.toLocaleString()],
+    ["Completion rate", `${Math.round(s.completion_rate * (s.completion_rate <= 1 ? 1000 : 10)) / 10} %`],
+    ["Average watch time", `${Math.round(s.avg_watch_time_s * 10) / 10} s`],
+    ["Bounces", s.bounce_count.toLocaleString()],
+  ];
+  return (
+    <ul class="cards" aria-label="Summary">
+      {items.map(([k, v]) => (
+        <li key={k} class="stat">
+          <span class="stat-label">{k}</span>
+          <span class="stat-value" data-stat={k}>
+            {v}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Plays per day from the raw play events (at most 10 pages of 500), grouped client-side. */
+async function playsPerDay(id: number, from: string, to: string, signal: AbortSignal) {
+  const counts = new Map<string, number>();
+  let total = 0;
+  let truncated = false;
+  for (let page = 1; page <= 10; page++) {
+    const r = await call<EventsPage>("GET", `/videos/${id}/analytics/events${qs({ event_type: "play", from, to, page, per_page: 500 })}`, { signal });
+    for (const e of r.events.data) {
+      const d = e.created_at.slice(0, 10);
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+      total++;
+    }
+    if (page * 500 >= r.events.total) break;
+    if (page === 10) truncated = true;
+  }
+  const days: { day: string; plays: number }[] = [];
+  const end = Date.parse(to);
+  for (let t = Date.parse(from); t <= end && days.length < 3700; t += 86_400_000) {
+    const d = day(new Date(t));
+    days.push({ day: d, plays: counts.get(d) ?? 0 });
+  }
+  return { days, total, truncated };
+}
+
+const EVENT_TYPES = ["", "play", "pause", "seek", "ended", "milestone", "watched", "conversion", "error"];
+
+function Events({ id, from, to, n }: { id: number; from: string; to: string; n: number }) {
+  const [type, setType] = useState("");
+  const [page, setPage] = useState(1);
+  const perPage = 25;
+  const list = useAsync((signal) => call<EventsPage>("GET", `/videos/${id}/analytics/events${qs({ event_type: type, from, to, page, per_page: perPage })}`, { signal }), [id, from, to, n, type, page]);
+  const last = list.data ? Math.max(1, Math.ceil(list.data.events.total / perPage)) : 1;
+  return (
+    <section class="card" aria-labelledby="ev-title">
+      <h2 id="ev-title">Raw events</h2>
+      <div class="filters">
+        <Field id="ev-type" label="Event type">
+          {(a) => (
+            <select {...a} value={type} onChange={(e) => (setType(e.currentTarget.value), setPage(1))}>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t || "All events"}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <ErrorBox error={list.error} />
+      {list.data && (
+        <>
+          <p class="muted" aria-live="polite">
+            {list.data.events.total} event{list.data.events.total === 1 ? "" : "s"}
+          </p>
+          {list.data.events.data.length > 0 && (
+            <div class="table-wrap">
+              <table class="events">
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Session</th>
+                    <th scope="col" class="num">
+                      Watched (s)
+                    </th>
+                    <th scope="col" class="num">
+                      At (s)
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.events.data.map((e, i) => (
+                    <tr key={i}>
+                      <td>{new Date(e.created_at).toLocaleString()}</td>
+                      <td>{e.event_type}</td>
+                      <td>{e.event ?? ""}</td>
+                      <td class="mono small">{e.session_code ?? ""}</td>
+                      <td class="num">{e.watch_seconds ?? ""}</td>
+                      <td class="num">{e.video_time ?? ""}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <nav class="pager" aria-label="Event pages">
+            <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous
+            </button>
+            <span>
+              Page {page} of {last}
+            </span>
+            <button type="button" class="secondary" disabled={page >= last} onClick={() => setPage(page + 1)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Exports({ id, from, to }: { id: number; from: string; to: string }) {
+  const [format, setFormat] = useState("csv");
+  const [type, setType] = useState("events");
+  const [state, setState] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const key = useMemo(() => ({ v: crypto.randomUUID() }), [format, type, from, to]);
+
+  const run = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      setState("Requesting the export…");
+      let ex = await call<{ export_id: string; status: string; download_url: string | null }>("POST", "/exports", {
+        body: { video_ids: [id], from, to, format, type },
+        headers: { "Idempotency-Key": key.v },
+      });
+      // Bounded wait: about two minutes.
+      for (let i = 0; i < 80 && ex.status !== "ready" && ex.status !== "failed"; i++) {
+        setState(`Building the export (${ex.status})…`);
+        await new Promise((r) => setTimeout(r, 1500));
+        ex = await call("GET", `/exports/${encodeURIComponent(ex.export_id)}`);
+      }
+      if (ex.status === "failed") throw new Error("The export failed on the server.");
+      if (ex.status !== "ready" || !ex.download_url) throw new Error("The export is taking too long; try again in a moment.");
+      setState("Downloading…");
+      // Same origin as the API this page already talks to, whatever host PUBLIC_URL names.
+      const download = new URL(ex.download_url, location.href);
+      const res = await fetch(download.pathname.startsWith("/api/v1/") ? download.pathname + download.search : download.href, { headers: { Authorization: `Bearer ${await currentToken()}` } });
+      if (!res.ok) throw new HttpError(res.status, await res.json().catch(() => null));
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `frameline-${type}-video${id}-${from}_${to}.${format}`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setState(`Downloaded ${a.download}.`);
+      key.v = crypto.randomUUID();
+    } catch (err) {
+      setState("");
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={run} aria-labelledby="ex-title">
+      <h2 id="ex-title">Export</h2>
+      <div class="filters">
+        <Field id="ex-type" label="Data">
+          {(a) => (
+            <select {...a} value={type} onChange={(e) => setType(e.currentTarget.value)}>
+              <option value="events">Raw events</option>
+              <option value="summary">Summary</option>
+              <option value="retention">Retention</option>
+              <option value="conversions">Conversions</option>
+            </select>
+          )}
+        </Field>
+        <Field id="ex-format" label="Format">
+          {(a) => (
+            <select {...a} value={format} onChange={(e) => setFormat(e.currentTarget.value)}>
+              <option value="csv">CSV</option>
+              <option value="json">JSON</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit" disabled={busy}>
+          {busy ? "Exporting…" : `Export ${format.toUpperCase()}`}
+        </button>
+      </div>
+      {state && <Notice>{state}</Notice>}
+      <ErrorBox error={error} />
+    </form>
+  );
+}

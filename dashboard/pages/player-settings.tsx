@@ -1,0 +1,335 @@
+/**
+ * Player settings (SPEC.md "Video settings"): common options in a form, the
+ * other option groups as JSON; save a draft, deploy with a label, list the
+ * versions and restore one. 422 errors land next to the field they name.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { call, qs } from "../api.ts";
+import { ErrorBox, Field, Notice, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { Preview } from "./video.tsx";
+import { VideoNav } from "./video-nav.tsx";
+
+type Settings = Record<string, any>;
+const FORM_GROUPS = ["style_options", "progress_options", "autoplay_options", "controls_options", "chapters_options", "cta_cards_options"];
+/** SPEC.md rule 3: these cannot be set through the API, so they are not offered for editing. */
+const READ_ONLY = ["actions_options", "cloak_options", "headline_options", "pitch_time_options", "share_options"];
+const CONTROLS = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
+
+const idOf = (path: string) => "f-" + path.replace(/[^a-z0-9_]+/gi, "-");
+const clone = <T,>(v: T): T => JSON.parse(JSON.stringify(v));
+/** The option groups of a full video (deploy and restore answer with one). */
+const groupsOf = (video: Settings): Settings => Object.fromEntries(Object.entries(video).filter(([k]) => k.endsWith("_options")));
+
+function restOf(s: Settings): string {
+  const rest: Settings = {};
+  for (const k of Object.keys(s)) if (!FORM_GROUPS.includes(k) && !READ_ONLY.includes(k)) rest[k] = s[k];
+  return JSON.stringify(rest, null, 2);
+}
+
+export function PlayerSettings({ id }: { id: number }) {
+  const video = useAsync((signal) => call<{ video: { title: string } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
+  const live = useAsync((signal) => call<{ settings: Settings }>("GET", `/videos/${id}/settings`, { signal }).then((r) => r.settings), [id]);
+  const [form, setForm] = useState<Settings>();
+  const [json, setJson] = useState("");
+  const [label, setLabel] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [jsonError, setJsonError] = useState("");
+  const [notice, setNotice] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [previewVersion, setPreviewVersion] = useState(0);
+  const [deploysKey, setDeploysKey] = useState(0);
+
+  const apply = (settings: Settings) => {
+    const f: Settings = {};
+    for (const g of FORM_GROUPS) f[g] = clone(settings[g] ?? {});
+    setForm(f);
+    setJson(restOf(settings));
+  };
+  useEffect(() => {
+    if (live.data) apply(live.data);
+  }, [live.data]);
+
+  const set = (group: string, key: string, value: unknown) => setForm((f) => ({ ...f, [group]: { ...f![group], [key]: value } }));
+  const setItem = (group: string, list: string, i: number, key: string, value: unknown) =>
+    setForm((f) => {
+      const items = [...(f![group][list] ?? [])];
+      items[i] = { ...items[i], [key]: value };
+      return { ...f, [group]: { ...f![group], [list]: items } };
+    });
+  const addItem = (group: string, list: string, item: Settings) => setForm((f) => ({ ...f, [group]: { ...f![group], [list]: [...(f![group][list] ?? []), item] } }));
+  const removeItem = (group: string, list: string, i: number) =>
+    setForm((f) => ({ ...f, [group]: { ...f![group], [list]: (f![group][list] ?? []).filter((_: unknown, j: number) => j !== i) } }));
+
+  const payload = (): Settings | undefined => {
+    let rest: Settings;
+    try {
+      rest = json.trim() ? JSON.parse(json) : {};
+      if (!rest || typeof rest !== "object" || Array.isArray(rest)) throw new Error("The JSON must be an object of option groups.");
+    } catch (e) {
+      setJsonError(e instanceof SyntaxError ? `The JSON is not valid: ${e.message}` : (e as Error).message);
+      return undefined;
+    }
+    setJsonError("");
+    return { ...rest, ...form };
+  };
+
+  const save = async (kind: "draft" | "deploy") => {
+    setError(undefined);
+    setNotice("");
+    const body = payload();
+    if (!body) return;
+    if (kind === "deploy" && label.trim()) body._version_label = label.trim();
+    setBusy(true);
+    try {
+      if (kind === "draft") {
+        await call("POST", `/videos/${id}/draft`, { body });
+        setNotice("Draft saved. It is not live: deploy to publish it.");
+      } else {
+        const res = await call<{ version_id: number; video: Settings }>("POST", `/videos/${id}/deploy`, { body });
+        apply(groupsOf(res.video)); // what is live now, as the server merged it
+        setNotice(`Deployed: version ${res.version_id} is live.`);
+        setLabel("");
+        setPreviewVersion((n) => n + 1);
+        setDeploysKey((n) => n + 1);
+      }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const restored = (video: Settings) => {
+    setNotice("Version restored and live.");
+    apply(groupsOf(video));
+    setPreviewVersion((n) => n + 1);
+    setDeploysKey((n) => n + 1);
+  };
+
+  const errs = fieldErrors(error);
+  const err = (path: string) => errs[path];
+  // Errors with no field on the form (JSON groups, or a list row that is gone) are listed together.
+  const shown = (path: string) => FORM_GROUPS.some((g) => path.startsWith(g + ".")) && !!document.getElementById(idOf(path));
+  const other = Object.entries(errs).filter(([p]) => !shown(p));
+
+  const color = (group: string, key: string, label: string) => {
+    const path = `${group}.${key}`;
+    const value = form?.[group]?.[key] ?? "";
+    // The native picker takes #rrggbb only: alpha forms show their colour part.
+    const hex = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(value) ? value.slice(0, 7) : /^#[0-9a-f]{3,4}$/i.test(value) ? "#" + [...value.slice(1, 4)].map((c) => c + c).join("") : "#000000";
+    return (
+      <Field id={idOf(path)} label={label} errors={err(path)}>
+        {(a) => (
+          <div class="row tight">
+            <input {...a} class="grow mono" value={value} onInput={(e) => set(group, key, e.currentTarget.value)} spellcheck={false} />
+            <input type="color" value={hex} aria-label={`${label} picker`} onInput={(e) => set(group, key, e.currentTarget.value)} />
+          </div>
+        )}
+      </Field>
+    );
+  };
+  const check = (group: string, key: string, label: string) => (
+    <div class="check" key={`${group}.${key}`}>
+      <input type="checkbox" id={idOf(`${group}.${key}`)} checked={!!form?.[group]?.[key]} onChange={(e) => set(group, key, e.currentTarget.checked)} />
+      <label for={idOf(`${group}.${key}`)}>{label}</label>
+      {err(`${group}.${key}`) && <small class="field-error">{err(`${group}.${key}`)!.join(" ")}</small>}
+    </div>
+  );
+  const num = (v: string) => (v === "" ? undefined : Number(v));
+
+  return (
+    <section>
+      <VideoNav id={id} current="settings" title={video.data?.title} />
+      <PageTitle>Player settings</PageTitle>
+      <ErrorBox error={live.error} />
+      {form && (
+        <div class="grid-2">
+          <form class="stack" onSubmit={(e) => (e.preventDefault(), save("deploy"))} noValidate>
+            {other.length > 0 && (
+              <div class="error" role="alert">
+                <p>Some settings were not accepted:</p>
+                <ul>
+                  {other.map(([p, m]) => (
+                    <li key={p}>
+                      <code>{p}</code>: {m.join(" ")}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
+            <fieldset class="card">
+              <legend>Colours and style</legend>
+              {color("style_options", "main_color", "Main colour")}
+              {color("style_options", "background_color", "Background colour")}
+              {color("style_options", "text_color", "Text colour")}
+              {color("progress_options", "bar_color", "Progress bar colour")}
+              {color("progress_options", "background_color", "Progress track colour")}
+              <Field id={idOf("style_options.border_radius")} label="Corner radius (px)" errors={err("style_options.border_radius")}>
+                {(a) => <input {...a} type="number" min={0} value={form.style_options.border_radius ?? ""} onInput={(e) => set("style_options", "border_radius", num(e.currentTarget.value))} />}
+              </Field>
+              <Field id={idOf("style_options.font_family")} label="Font family" errors={err("style_options.font_family")}>
+                {(a) => <input {...a} value={form.style_options.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />}
+              </Field>
+            </fieldset>
+            <fieldset class="card">
+              <legend>Autoplay</legend>
+              {check("autoplay_options", "enabled", "Autoplay when the page loads")}
+              {check("autoplay_options", "muted", "Start muted (browsers block autoplay with sound)")}
+              {check("autoplay_options", "unmute_prompt", "Show an unmute prompt")}
+            </fieldset>
+            <fieldset class="card">
+              <legend>Controls</legend>
+              <div class="checks-grid">{CONTROLS.map((c) => check("controls_options", c, c === "pip" ? "Picture in picture" : c[0].toUpperCase() + c.slice(1)))}</div>
+            </fieldset>
+            <fieldset class="card">
+              <legend>Chapters</legend>
+              {check("chapters_options", "enabled", "Show chapters")}
+              {(form.chapters_options.chapters ?? []).map((c: Settings, i: number) => (
+                <div class="row item" key={i}>
+                  <Field id={idOf(`chapters_options.chapters.${i}.time_s`)} label={`Chapter ${i + 1} start (s)`} errors={err(`chapters_options.chapters.${i}.time_s`)}>
+                    {(a) => <input {...a} type="number" min={0} step="any" value={c.time_s ?? ""} onInput={(e) => setItem("chapters_options", "chapters", i, "time_s", num(e.currentTarget.value))} />}
+                  </Field>
+                  <Field id={idOf(`chapters_options.chapters.${i}.title`)} label={`Chapter ${i + 1} title`} errors={err(`chapters_options.chapters.${i}.title`)}>
+                    {(a) => <input {...a} value={c.title ?? ""} onInput={(e) => setItem("chapters_options", "chapters", i, "title", e.currentTarget.value)} />}
+                  </Field>
+                  <button type="button" class="link" onClick={() => removeItem("chapters_options", "chapters", i)} aria-label={`Remove chapter ${i + 1}`}>
+                    Remove
+                  </button>
+                </div>
+              ))}
+              <button type="button" class="secondary" onClick={() => addItem("chapters_options", "chapters", { time_s: 0, title: "" })}>
+                Add chapter
+              </button>
+            </fieldset>
+            <fieldset class="card">
+              <legend>Call-to-action cards</legend>
+              {check("cta_cards_options", "enabled", "Show CTA cards")}
+              {(form.cta_cards_options.cards ?? []).map((c: Settings, i: number) => (
+                <div class="item-block" key={i}>
+                  <div class="row item">
+                    <Field id={idOf(`cta_cards_options.cards.${i}.time_s`)} label={`Card ${i + 1} shows at (s)`} errors={err(`cta_cards_options.cards.${i}.time_s`)}>
+                      {(a) => <input {...a} type="number" min={0} step="any" value={c.time_s ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "time_s", num(e.currentTarget.value))} />}
+                    </Field>
+                    <Field id={idOf(`cta_cards_options.cards.${i}.duration_s`)} label="for (s)" errors={err(`cta_cards_options.cards.${i}.duration_s`)}>
+                      {(a) => <input {...a} type="number" min={0} step="any" value={c.duration_s ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "duration_s", num(e.currentTarget.value))} />}
+                    </Field>
+                  </div>
+                  <Field id={idOf(`cta_cards_options.cards.${i}.text`)} label="Text" errors={err(`cta_cards_options.cards.${i}.text`)}>
+                    {(a) => <input {...a} value={c.text ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "text", e.currentTarget.value)} />}
+                  </Field>
+                  <div class="row item">
+                    <Field id={idOf(`cta_cards_options.cards.${i}.button_text`)} label="Button text" errors={err(`cta_cards_options.cards.${i}.button_text`)}>
+                      {(a) => <input {...a} value={c.button_text ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "button_text", e.currentTarget.value)} />}
+                    </Field>
+                    <Field id={idOf(`cta_cards_options.cards.${i}.url`)} label="Link URL" errors={err(`cta_cards_options.cards.${i}.url`)}>
+                      {(a) => <input {...a} type="url" value={c.url ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "url", e.currentTarget.value)} />}
+                    </Field>
+                  </div>
+                  <button type="button" class="link" onClick={() => removeItem("cta_cards_options", "cards", i)} aria-label={`Remove card ${i + 1}`}>
+                    Remove card {i + 1}
+                  </button>
+                </div>
+              ))}
+              <button type="button" class="secondary" onClick={() => addItem("cta_cards_options", "cards", { time_s: 0, duration_s: 10, text: "", button_text: "", url: "" })}>
+                Add card
+              </button>
+              <p class="hint">The API merges lists item by item, so removing a row takes effect only for rows after the ones you keep.</p>
+            </fieldset>
+            <div class="card">
+              <Field id="f-json" label="Other option groups (JSON)" hint={`Groups not on the form. ${READ_ONLY.join(", ")} cannot be set through the API.`} errors={jsonError ? [jsonError] : undefined}>
+                {(a) => <textarea {...a} class="mono" rows={14} spellcheck={false} value={json} onInput={(e) => setJson(e.currentTarget.value)} />}
+              </Field>
+            </div>
+            <div class="card sticky-actions">
+              <Field id="f-label" label="Version label (optional)">
+                {(a) => <input {...a} maxLength={255} value={label} onInput={(e) => setLabel(e.currentTarget.value)} placeholder="e.g. Brand colours" />}
+              </Field>
+              {notice && <Notice>{notice}</Notice>}
+              <div class="row">
+                <button type="button" class="secondary" disabled={busy} onClick={() => save("draft")}>
+                  Save draft
+                </button>
+                <button type="submit" disabled={busy}>
+                  {busy ? "Working…" : "Deploy"}
+                </button>
+              </div>
+            </div>
+          </form>
+          <div class="stack side">
+            <section class="card" aria-labelledby="pv-title">
+              <h2 id="pv-title">Live preview</h2>
+              <p class="hint">Shows what is live; it reloads after a deploy or restore.</p>
+              <Preview id={id} version={previewVersion} />
+            </section>
+            <Versions id={id} key={deploysKey} onRestored={restored} />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+interface Version {
+  id: number;
+  label: string | null;
+  is_live: boolean;
+  created_at: string;
+  version_hash: string;
+}
+
+function Versions({ id, onRestored }: { id: number; onRestored: (video: Settings) => void }) {
+  const [page, setPage] = useState(1);
+  const list = useAsync((signal) => call<{ data: Version[]; current_page: number; last_page: number; total: number }>("GET", `/videos/${id}/deploys${qs({ page })}`, { signal }), [id, page]);
+  const [error, setError] = useState<unknown>();
+  const restore = async (v: Version) => {
+    if (!confirm(`Restore version ${v.id}${v.label ? ` (${v.label})` : ""}? It becomes a new live version.`)) return;
+    setError(undefined);
+    try {
+      const res = await call<{ video: Settings }>("POST", `/videos/${id}/deploys/${v.id}/restore`);
+      onRestored(res.video);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="versions-title">
+      <h2 id="versions-title">Versions</h2>
+      <ErrorBox error={list.error || error} />
+      {list.data && list.data.total === 0 && <p>Nothing deployed yet.</p>}
+      {list.data && list.data.total > 0 && (
+        <ol class="versions">
+          {list.data.data.map((v) => (
+            <li key={v.id}>
+              <div>
+                <strong>Version {v.id}</strong> {v.is_live && <span class="tag live">live</span>}
+                <br />
+                <span>{v.label || "No label"}</span>
+                <br />
+                <small class="muted">{formatDate(v.created_at)}</small>
+              </div>
+              {!v.is_live && (
+                <button type="button" class="secondary" onClick={() => restore(v)} aria-label={`Restore version ${v.id}`}>
+                  Restore
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      {list.data && list.data.last_page > 1 && (
+        <nav class="pager" aria-label="Version pages">
+          <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Newer
+          </button>
+          <span>
+            Page {list.data.current_page} of {list.data.last_page}
+          </span>
+          <button type="button" class="secondary" disabled={page >= list.data.last_page} onClick={() => setPage(page + 1)}>
+            Older
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+/** Videos: search, sort, folders, paging, and creating a video (SPEC.md "Videos", "Folders"). */
+import { useEffect, useState } from "preact/hooks";
+import { call, qs } from "../api.ts";
+import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { navigate } from "../router.ts";
+
+interface Slim {
+  id: number;
+  title: string;
+  code: string;
+  created_at: string;
+  updated_at: string;
+}
+interface Folder {
+  id: number;
+  name: string;
+  parent_id: number | null;
+  videos_count: number;
+}
+
+const SORTS = [
+  { v: "created_at", l: "Created" },
+  { v: "updated_at", l: "Updated" },
+  { v: "title", l: "Title" },
+  { v: "id", l: "ID" },
+];
+
+export function Videos({ query }: { query: URLSearchParams }) {
+  const search = query.get("search") || "";
+  const sort = query.get("sort") || "created_at";
+  const order = query.get("order") === "asc" ? "asc" : "desc";
+  const folder = query.get("folder_id") || "";
+  const page = Math.max(1, Number(query.get("page")) || 1);
+  const [text, setText] = useState(search);
+
+  const setQuery = (patch: Record<string, string>) => {
+    const next = { search, sort, order, folder_id: folder, page: "1", ...patch };
+    navigate("/videos" + qs(next), true);
+  };
+
+  // Debounced search: the list follows typing without a request per key.
+  useEffect(() => {
+    if (text === search) return;
+    const t = setTimeout(() => setQuery({ search: text }), 300);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const list = useAsync(
+    (signal) => call<{ data: Slim[]; total: number; current_page: number; last_page: number; from: number | null; to: number | null }>("GET", "/videos" + qs({ search, sort, order, folder_id: folder, page, per_page: 25 }), { signal }),
+    [search, sort, order, folder, page],
+  );
+  const folders = useAsync((signal) => call<{ folders: Folder[] } | Folder[]>("GET", "/folders", { signal }).then((r) => (Array.isArray(r) ? r : r.folders)), []);
+
+  return (
+    <section>
+      <PageTitle>Videos</PageTitle>
+      <div class="grid-2">
+        <div class="stack">
+          <form class="filters card" role="search" onSubmit={(e) => (e.preventDefault(), setQuery({ search: text }))}>
+            <Field id="v-search" label="Search titles">
+              {(a) => <input {...a} type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />}
+            </Field>
+            <Field id="v-sort" label="Sort by">
+              {(a) => (
+                <select {...a} value={sort} onChange={(e) => setQuery({ sort: e.currentTarget.value })}>
+                  {SORTS.map((s) => (
+                    <option key={s.v} value={s.v}>
+                      {s.l}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field id="v-order" label="Order">
+              {(a) => (
+                <select {...a} value={order} onChange={(e) => setQuery({ order: e.currentTarget.value })}>
+                  <option value="desc">Descending</option>
+                  <option value="asc">Ascending</option>
+                </select>
+              )}
+            </Field>
+            <Field id="v-folder" label="Folder">
+              {(a) => (
+                <select {...a} value={folder} onChange={(e) => setQuery({ folder_id: e.currentTarget.value })}>
+                  <option value="">All videos</option>
+                  {folders.data?.map((f) => (
+                    <option key={f.id} value={String(f.id)}>
+                      {f.name} ({f.videos_count})
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </form>
+          <ErrorBox error={list.error} />
+          {list.data && (
+            <div class="card">
+              <p aria-live="polite" class="muted">
+                {list.data.total === 0 ? "No videos match." : `Showing ${list.data.from}–${list.data.to} of ${list.data.total}`}
+                {list.loading ? " (updating…)" : ""}
+              </p>
+              <ul class="video-list" aria-label="Videos">
+                {list.data.data.map((v) => (
+                  <li key={v.id}>
+                    <Link href={`/videos/${v.id}`}>{v.title}</Link>
+                    <small>
+                      #{v.id} · created {formatDate(v.created_at)}
+                    </small>
+                  </li>
+                ))}
+              </ul>
+              {list.data.last_page > 1 && (
+                <nav class="pager" aria-label="Pages">
+                  <button type="button" class="secondary" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) })}>
+                    Previous
+                  </button>
+                  <span>
+                    Page {list.data.current_page} of {list.data.last_page}
+                  </span>
+                  <button type="button" class="secondary" disabled={page >= list.data.last_page} onClick={() => setQuery({ page: String(page + 1) })}>
+                    Next
+                  </button>
+                </nav>
+              )}
+            </div>
+          )}
+        </div>
+        <div class="stack">
+          <CreateVideo folders={folders.data || []} />
+          <CreateFolder folders={folders.data || []} onCreated={folders.reload} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function CreateVideo({ folders }: { folders: Folder[] }) {
+  const [title, setTitle] = useState("");
+  const [folder, setFolder] = useState("");
+  const [tags, setTags] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body: Record<string, unknown> = { title: title.trim() };
+      if (folder) body.folder_id = Number(folder);
+      const t = tags.split(",").map((s) => s.trim()).filter(Boolean);
+      if (t.length) body.tags = t;
+      const { video } = await call<{ video: { id: number } }>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
+      navigate(`/videos/${video.id}`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const errs = fieldErrors(error);
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="new-video-title">
+      <h2 id="new-video-title">New video</h2>
+      <Field id="nv-title" label="Title" errors={errs.title}>
+        {(a) => <input {...a} required maxLength={255} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
+      </Field>
+      <Field id="nv-folder" label="Folder" errors={errs.folder_id}>
+        {(a) => (
+          <select {...a} value={folder} onChange={(e) => setFolder(e.currentTarget.value)}>
+            <option value="">No folder</option>
+            {folders.map((f) => (
+              <option key={f.id} value={String(f.id)}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="nv-tags" label="Tags" hint="Comma-separated, each at most 64 characters." errors={errs.tags}>
+        {(a) => <input {...a} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
+      </Field>
+      <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
+      <button type="submit" disabled={busy || !title.trim()}>
+        {busy ? "Creating…" : "Create video"}
+      </button>
+    </form>
+  );
+}
+
+function CreateFolder({ folders, onCreated }: { folders: Folder[]; onCreated: () => void }) {
+  const [name, setName] = useState("");
+  const [parent, setParent] = useState("");
+  const [error, setError] = useState<unknown>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      await call("POST", "/folders", { body: { name: name.trim(), ...(parent ? { parent_id: Number(parent) } : {}) } });
+      setName("");
+      onCreated();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const errs = fieldErrors(error);
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="new-folder-title">
+      <h2 id="new-folder-title">New folder</h2>
+      <Field id="nf-name" label="Folder name" errors={errs.name}>
+        {(a) => <input {...a} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field id="nf-parent" label="Inside" errors={errs.parent_id}>
+        {(a) => (
+          <select {...a} value={parent} onChange={(e) => setParent(e.currentTarget.value)}>
+            <option value="">Top level</option>
+            {folders.map((f) => (
+              <option key={f.id} value={String(f.id)}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
+      <button type="submit" class="secondary" disabled={!name.trim()}>
+        Create folder
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+/** Workspace picker: choose one (the dashboard mints its own token for it) or create one. */
+import { useState } from "preact/hooks";
+import { admin, ensureToken, signOut } from "../api.ts";
+import { ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { navigate } from "../router.ts";
+import * as session from "../session.ts";
+
+export function Workspaces() {
+  const list = useAsync((signal) => admin<{ workspaces: session.Workspace[] }>("GET", "/workspaces", { signal }), []);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const current = session.workspace();
+
+  const open = async (w: session.Workspace) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await ensureToken(w.id);
+      session.setWorkspace(w);
+      navigate("/videos");
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { workspace } = await admin<{ workspace: session.Workspace }>("POST", "/workspaces", { body: { name: name.trim() } });
+      setName("");
+      await open(workspace);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+
+  const out = async () => {
+    await signOut();
+    navigate("/", true);
+  };
+
+  return (
+    <main id="main" class="narrow">
+      <PageTitle>Choose a workspace</PageTitle>
+      {list.error ? <ErrorBox error={list.error} /> : null}
+      {list.loading && !list.data ? <p>Loading workspaces…</p> : null}
+      {list.data && (
+        <ul class="picker" aria-label="Workspaces">
+          {list.data.workspaces.map((w) => (
+            <li key={w.id}>
+              <button type="button" class="pick" disabled={busy} onClick={() => open(w)} aria-current={current?.id === w.id ? "true" : undefined}>
+                <strong>{w.name}</strong>
+                <small>
+                  #{w.id} · created {formatDate(w.created_at)}
+                </small>
+              </button>
+            </li>
+          ))}
+          {list.data.workspaces.length === 0 && <li>No workspaces yet. Create the first one below.</li>}
+        </ul>
+      )}
+      <form onSubmit={create} class="card">
+        <h2>New workspace</h2>
+        <Field id="ws-name" label="Workspace name" errors={fieldErrors(error).name}>
+          {(a) => <input {...a} required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <button type="submit" disabled={busy || !name.trim()}>
+          Create workspace
+        </button>
+      </form>
+      <ErrorBox error={error && !Object.keys(fieldErrors(error)).length ? error : undefined} />
+      <p>
+        <button type="button" class="link" onClick={out}>
+          Sign out
+        </button>
+      </p>
+    </main>
+  );
+}
