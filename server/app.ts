@@ -10,6 +10,20 @@ import { errorsPlugin } from "./http/errors-plugin.ts";
 import { adminModule } from "./modules/admin/index.ts";
 import { foldersModule } from "./modules/folders/index.ts";
 import { videosModule } from "./modules/videos/index.ts";
+import { settingsModule } from "./modules/settings/index.ts";
+import { playlistsModule } from "./modules/playlists/index.ts";
+import { cdnModule } from "./modules/cdn/index.ts";
+import { analyticsModule } from "./modules/analytics/index.ts";
+import { exportsModule } from "./modules/exports/index.ts";
+import { uploadsModule } from "./modules/uploads/index.ts";
+import { mediaModule } from "./modules/media/index.ts";
+import { eventsModule } from "./modules/events/index.ts";
+import { browserConversionModule, conversionsModule } from "./modules/conversions/index.ts";
+import { ingestAdminModule } from "./ingest/admin.ts";
+import { trackerModule } from "./modules/events/tracker-route.ts";
+import { webhooksModule } from "./modules/webhooks/index.ts";
+import { automationModule } from "./modules/automation/index.ts";
+import { dashboardModule } from "./modules/dashboard/index.ts";
 
 const SCALAR_BUNDLE = join(import.meta.dir, "..", "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
@@ -18,7 +32,7 @@ export interface AppOptions {
 }
 
 export function createApp(deps: Deps, options: AppOptions) {
-  const api = new Elysia({ prefix: "/api/v1" }).use(videosModule(deps)).use(foldersModule(deps));
+  const api = new Elysia({ prefix: "/api/v1" }).use(videosModule(deps)).use(foldersModule(deps)).use(settingsModule(deps)).use(playlistsModule(deps)).use(webhooksModule(deps)).use(automationModule(deps)).use(conversionsModule(deps)).use(uploadsModule(deps)).use(analyticsModule(deps)).use(exportsModule(deps));
 
   return new Elysia()
     .use(errorsPlugin(deps.log))
@@ -32,7 +46,8 @@ export function createApp(deps: Deps, options: AppOptions) {
         path: "/api/v1/docs",
         specPath: "/api/v1/openapi.json",
         provider: "scalar",
-        scalar: { cdn: "/api/v1/docs/scalar.js" } as never,
+        // An absolute spec URL: the plugin's default is relative and resolves to /api/v1/api/v1/openapi.json from this page.
+        scalar: { cdn: "/api/v1/docs/scalar.js", url: "/api/v1/openapi.json" } as never,
         exclude: { paths: ["/health", "/api/v1/docs/scalar.js"] },
         documentation: {
           info: {
@@ -55,6 +70,13 @@ export function createApp(deps: Deps, options: AppOptions) {
       }),
     )
     .use(adminModule(deps, options.adminKey))
+    .use(cdnModule(deps))
+    .use(ingestAdminModule(deps, options.adminKey))
+    .use(eventsModule(deps))
+    .use(browserConversionModule(deps))
+    .use(trackerModule())
+    .use(mediaModule(deps))
+    .use(dashboardModule(deps))
     .use(api);
 }
 

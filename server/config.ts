@@ -33,6 +33,14 @@ export interface Config {
   /** Run job workers (encoder, deliverer, sweeper) inside the server process. */
   inProcessWorkers: boolean;
   limits: { readsPerMinute: number; writesPerMinute: number };
+  /** Events host limits (SPEC.md "Limits"). */
+  eventLimits: { perWorkspacePerMinute: number; perIpPerMinute: number; browserConversionPerIpPerMinute: number };
+  /** Group commit of the ingest batchers (DESIGN.md "Ingest"). */
+  ingest: { maxRows: number; maxWaitMs: number; concurrency: number };
+  /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
+  trustProxy: boolean;
+  /** Uploads and encoding (SPEC.md "Uploads", "Limits"). */
+  media: { ffmpegPath: string; ffprobePath: string; encoderConcurrency: number; singleUploadMaxBytes: number };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
 }
 
@@ -87,6 +95,24 @@ export function loadConfig(env: Env): Config {
     limits: {
       readsPerMinute: integer(env, "RATE_LIMIT_READS_PER_MINUTE", 600),
       writesPerMinute: integer(env, "RATE_LIMIT_WRITES_PER_MINUTE", 60),
+    },
+    eventLimits: {
+      perWorkspacePerMinute: integer(env, "EVENTS_RATE_LIMIT_PER_MINUTE", 600),
+      perIpPerMinute: integer(env, "EVENTS_RATE_LIMIT_PER_IP_PER_MINUTE", 120),
+      browserConversionPerIpPerMinute: integer(env, "BROWSER_CONVERSION_RATE_LIMIT_PER_MINUTE", 60),
+    },
+    ingest: {
+      maxRows: integer(env, "INGEST_MAX_ROWS", 5000),
+      maxWaitMs: integer(env, "INGEST_MAX_WAIT_MS", 20),
+      concurrency: Math.max(1, integer(env, "INGEST_CONCURRENCY", 2)),
+    },
+    trustProxy: flag(env, "TRUST_PROXY", false),
+    media: {
+      ffmpegPath: env.FFMPEG_PATH || "ffmpeg",
+      ffprobePath: env.FFPROBE_PATH || "ffprobe",
+      encoderConcurrency: Math.max(1, integer(env, "ENCODER_CONCURRENCY", 1)),
+      // SPEC.md "Limits": 3000 MB per single-shot request.
+      singleUploadMaxBytes: integer(env, "SINGLE_UPLOAD_MAX_BYTES", 3000 * 1024 * 1024),
     },
     logLevel: level,
   };

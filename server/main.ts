@@ -4,6 +4,7 @@ import { createDeps } from "./deps.ts";
 import { createApp } from "./app.ts";
 import { ensureDefaultWorkspace, resolveAdminKey } from "./bootstrap.ts";
 import { startWorkers } from "./workers/index.ts";
+import { stopIngest } from "./ingest/index.ts";
 
 const config = loadConfig(process.env);
 const deps = await createDeps(config);
@@ -29,6 +30,7 @@ async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
   await app.stop();
   await stopWorkers();
+  await stopIngest(deps);
   await deps.close();
   process.exit(0);
 }
