@@ -97,9 +97,11 @@ describe("POST /v1/event", () => {
     for (let i = 0; i < 2; i++) expect((await send({ event: "optin", email, video_code: video.code })).status).toBe(202);
     const leads = await t.deps.sql`SELECT email, video_code FROM leads WHERE workspace_id = ${ws.id} AND email = ${email}`;
     expect(leads).toEqual([{ email, video_code: video.code }] as never);
-    const outbox = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'lead'->>'email' = ${email}`;
+    const outbox = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${email}`;
     expect(outbox).toHaveLength(1);
-    expect(outbox[0]!.data.video).toEqual({ id: video.id, code: video.code });
+    // The shape of SPEC.md's new_lead automation sample.
+    expect(outbox[0]!.data).toMatchObject({ video_code: video.code, identity: { email, first_name: null }, url: null, video_id: video.id });
+    expect(Date.parse(outbox[0]!.data.captured_at)).toBeGreaterThan(0);
   });
 
   test("event_id: a repeat returns the same answer and adds no row", async () => {
@@ -260,7 +262,7 @@ describe("POST /v1/collect", () => {
     expect(events).toEqual(["video.viewed", "play", "play.milestone", "cta.clicked", "quiz.answered", "lead_form.submitted", "lesson.completed", "playlist.ended", "ended"]);
     const milestone = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${session}`;
     expect(milestone[0]!.data.percent).toBe(25);
-    const lead = await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'lead'->>'email' = ${`form-${session}@example.com`}`;
+    const lead = await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${`form-${session}@example.com`}`;
     expect(lead[0]!.n).toBe(1);
 
     // A second play of the same session is `play` only, not another `video.viewed`.

@@ -71,7 +71,7 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
       if (e.type !== "lead_form_submitted" || !e.email || normaliseEmail(e.email) === "") continue;
       const email = normaliseEmail(e.email);
       const sha = hex("sha256", email);
-      await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form" }));
+      await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form", firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name), url: e.properties?.url === undefined ? undefined : String(e.properties.url) }));
       await viewers.linkKeys(deps, workspaceId, viewerId, [
         { kind: viewers.KeyKinds.emailSha256, key: sha },
         { kind: viewers.KeyKinds.emailMd5, key: hex("md5", email) },

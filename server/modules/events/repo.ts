@@ -81,7 +81,7 @@ export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
 export async function upsertLead(
   sql: Sql,
   workspaceId: number,
-  lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string },
+  lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string; firstName?: string; url?: string },
 ): Promise<boolean> {
   return sql.begin(async (tx) => {
     const [row]: [{ id: number; inserted: boolean }?] = await tx`
@@ -91,9 +91,14 @@ export async function upsertLead(
         SET video_id = EXCLUDED.video_id, video_code = EXCLUDED.video_code, viewer_id = COALESCE(EXCLUDED.viewer_id, leads.viewer_id), updated_at = now()
       RETURNING id, (xmax = 0) AS inserted`;
     if (!row!.inserted) return false;
+    // The shape of SPEC.md's `new_lead` automation sample, plus where it came from.
     await enqueueEvent(tx as unknown as Sql, workspaceId, LifecycleEvents.leadCaptured, {
-      lead: { id: row!.id, email: lead.email },
-      video: { id: lead.video.id, code: lead.video.code },
+      video_code: lead.video.code,
+      identity: { email: lead.email, first_name: lead.firstName ?? null },
+      url: lead.url ?? null,
+      captured_at: new Date().toISOString(),
+      lead_id: row!.id,
+      video_id: lead.video.id,
       source: lead.source,
     });
     return true;

@@ -205,7 +205,15 @@ async function write(
   const video = input.video_code ? await viewers.videoByCode(deps, workspaceId, input.video_code) : undefined;
   if (input.email !== undefined && normaliseEmail(input.email) !== "" && video) {
     const email = normaliseEmail(input.email);
-    await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: hex("sha256", email), video, viewerId: resolution?.viewerId ?? null, source }));
+    await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, {
+        email,
+        emailSha256: hex("sha256", email),
+        video,
+        viewerId: resolution?.viewerId ?? null,
+        source,
+        firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
+        url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
+      }));
   }
   const sessionVideo = resolution?.session;
   const row: EventRow = {
