@@ -77,8 +77,8 @@ describe("tracker", () => {
       if (r.url().endsWith("/v1/track")) bodies.push(r.postData() ?? "");
     });
     await page.goto(`http://127.0.0.1:${site.port}/`);
-    await page.waitForFunction(() => (window as any).frameline && (window as any).queuedSession);
-    const ids = await page.evaluate(() => ({ session: (window as any).frameline.getSessionId(), device: (window as any).frameline.getDeviceId(), queued: (window as any).queuedSession, fl: (window as any).fl("session") }));
+    await page.waitForFunction(() => (window as any).Frameline && (window as any).queuedSession);
+    const ids = await page.evaluate(() => ({ session: (window as any).Frameline.getSessionId(), device: (window as any).Frameline.getDeviceId(), queued: (window as any).queuedSession, fl: (window as any).fl("session") }));
     expect(ids.session).toBeString();
     expect(ids.queued).toBe(ids.session);
     expect(ids.fl).toBe(ids.session);
@@ -91,11 +91,11 @@ describe("tracker", () => {
     expect(bodies[0]).not.toContain("555");
 
     // track() after load, and the device id survives a reload while the tab keeps its session.
-    await page.evaluate(() => (window as any).frameline.track("checkout_started", { step: 2 }));
+    await page.evaluate(() => (window as any).Frameline.track("checkout_started", { step: 2 }));
     await waitForRows("checkout_started", 1);
     await page.reload();
-    await page.waitForFunction(() => (window as any).frameline);
-    const again = await page.evaluate(() => ({ session: (window as any).frameline.getSessionId(), device: (window as any).frameline.getDeviceId() }));
+    await page.waitForFunction(() => (window as any).Frameline);
+    const again = await page.evaluate(() => ({ session: (window as any).Frameline.getSessionId(), device: (window as any).Frameline.getDeviceId() }));
     expect(again).toEqual({ session: ids.session, device: ids.device });
     await page.close();
   }, 60_000);
@@ -110,15 +110,15 @@ describe("tracker", () => {
       if (r.url().endsWith("/v1/track")) answers.push(r.status());
     });
     await page.goto(`http://127.0.0.1:${site.port}/checkout?fl_sid=${sid}`);
-    await page.waitForFunction(() => (window as any).frameline);
-    expect(await page.evaluate(() => (window as any).frameline.getSessionId())).toBe(sid);
+    await page.waitForFunction(() => (window as any).Frameline);
+    expect(await page.evaluate(() => (window as any).Frameline.getSessionId())).toBe(sid);
     const found = (await waitForRows("signup", 2)).filter((r) => r.session_code === sid);
     expect(found).toHaveLength(1);
     expect(Number(found[0].viewer_id)).toBeGreaterThan(0);
     // An undeclared name is refused by the service, and the page does not see an exception.
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.evaluate(() => (window as any).frameline.track("not_declared", {}));
+    await page.evaluate(() => (window as any).Frameline.track("not_declared", {}));
     for (let i = 0; i < 50 && !answers.includes(422); i++) await Bun.sleep(50);
     expect(answers).toContain(422);
     expect(errors).toEqual([]);

@@ -9,17 +9,19 @@
  *   window.fl = window.fl || function () { (fl.q = fl.q || []).push(arguments) };
  *   fl("event", "signup", { plan: "pro", value: 49, email: "a@b.co" });
  *   fl("session", function (id) { console.log(id) });
- *   // once loaded: frameline.track("signup", {...}); frameline.getSessionId(); frameline.getDeviceId();
+ *   // once loaded: Frameline.track("signup", {...}); Frameline.getSessionId(); Frameline.getDeviceId();
  * </script>
  */
 import type { TrackBody } from "../../server/modules/events/model.ts";
 
 type Props = Record<string, unknown>;
 
-((w: Window & typeof globalThis & { fl?: any; frameline?: any }, d: Document) => {
+((w: Window & typeof globalThis & { fl?: any; Frameline?: any; flTracker?: boolean }, d: Document) => {
   const script = d.currentScript as HTMLScriptElement | null;
   const workspace = script?.getAttribute("data-workspace");
-  if (!workspace || w.frameline) return;
+  // Loaded twice is loaded once. A player on the page may have installed `Frameline` already: same ids, same API.
+  if (!workspace || w.flTracker) return;
+  w.flTracker = true;
   const host = script!.getAttribute("data-host") || new URL(script!.src).origin;
   const endpoint = host + "/v1/track";
   const IDENTITY = ["email_sha256", "email_md5", "phone_sha256", "phone_md5", "external_id"];
@@ -94,7 +96,7 @@ type Props = Record<string, unknown>;
     } catch {}
   };
   const queued: IArguments[] = (w.fl && w.fl.q) || [];
-  w.frameline = api;
+  w.Frameline ??= api;
   w.fl = command;
   for (const args of queued) command.apply(null, Array.from(args) as [string, ...any[]]);
 })(window as any, document);

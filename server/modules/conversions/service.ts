@@ -10,7 +10,6 @@ import { ApiError, validation } from "../../errors.ts";
 import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { e164, hex, normaliseEmail } from "../events/identity.ts";
 import * as viewers from "../viewers/service.ts";
-import { gated } from "../viewers/pg-gate.ts";
 import type { BrowserConversionBody, ConversionBody } from "./model.ts";
 import * as repo from "./repo.ts";
 
@@ -60,7 +59,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   const conversionId = body.conversion_id ?? crypto.randomUUID();
   const customerEmailSha256 = emailHash(body.conversion_customer_email);
 
-  const { row, newlyVerified } = await gated(deps, () => repo.upsertVerified(
+  const { row, newlyVerified } = await repo.upsertVerified(
     deps.sql,
     workspaceId,
     {
@@ -107,11 +106,11 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
         verified: true,
       },
     }),
-  ));
+  );
   const eventMissing = row.event_written_at === null;
   if (eventMissing) {
     await ingestFor(deps).events.add([conversionEvent(workspaceId, row)]);
-    await gated(deps, () => repo.markEventWritten(deps.sql, row.id));
+    await repo.markEventWritten(deps.sql, row.id);
   }
   if (session && customerEmailSha256) {
     await viewers.linkKeys(deps, workspaceId, session.viewer_id, [{ kind: viewers.KeyKinds.emailSha256, key: customerEmailSha256 }]).catch(() => {});
@@ -163,7 +162,7 @@ export async function recordBrowser(deps: Deps, body: BrowserConversionBody): Pr
   try {
     workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
     const id = workspaceId;
-    integration = id === undefined ? undefined : await gated(deps, () => repo.findIntegration(deps.sql, id, body.integration));
+    integration = id === undefined ? undefined : await repo.findIntegration(deps.sql, id, body.integration);
   } catch (error) {
     throw new UnavailableError(String(error));
   }
@@ -174,7 +173,7 @@ export async function recordBrowser(deps: Deps, body: BrowserConversionBody): Pr
   const video = body.video_code ? await viewers.videoByCode(deps, workspaceId, body.video_code) : undefined;
   const id = dedupKey(body.integration, body.order_id);
   const ws = workspaceId;
-  await gated(deps, () => repo.insertBrowserRow(deps.sql, ws, {
+  await repo.insertBrowserRow(deps.sql, ws, {
     dedupKey: id,
     integration: body.integration,
     conversionId: body.order_id,
@@ -196,6 +195,6 @@ export async function recordBrowser(deps: Deps, body: BrowserConversionBody): Pr
     splitTestId: null,
     splitTestVariationId: null,
     occurredAt: new Date(deps.clock.now()),
-  }));
+  });
   return { id, attributed: session !== undefined };
 }

@@ -21,7 +21,6 @@ import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
-import { gated } from "../viewers/pg-gate.ts";
 import { eventsError } from "./http.ts";
 import { hex, IDENTITY_FIELDS, normaliseEmail } from "./identity.ts";
 import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
@@ -57,7 +56,7 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
   if (webhooks.length) {
     const firstPlay = webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(deps, workspaceId, body.session_id));
     const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
-    await gated(deps, () => deps.sql.begin(async (tx) => {
+    await deps.sql.begin(async (tx) => {
       const sql = tx as unknown as Sql;
       if (firstPlay) await enqueueEvent(sql, workspaceId, "video.viewed", base);
       for (const e of webhooks) {
@@ -66,12 +65,12 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
         if (e.properties) extra.properties = storedProperties(e.properties);
         await enqueueEvent(sql, workspaceId, PLAYER_WEBHOOKS[e.type]!, { ...base, ...extra });
       }
-    }));
+    });
     for (const e of webhooks) {
       if (e.type !== "lead_form_submitted" || !e.email || normaliseEmail(e.email) === "") continue;
       const email = normaliseEmail(e.email);
       const sha = hex("sha256", email);
-      await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form", firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name), url: e.properties?.url === undefined ? undefined : String(e.properties.url) }));
+      await repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form", firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name), url: e.properties?.url === undefined ? undefined : String(e.properties.url) });
       await viewers.linkKeys(deps, workspaceId, viewerId, [
         { kind: viewers.KeyKinds.emailSha256, key: sha },
         { kind: viewers.KeyKinds.emailMd5, key: hex("md5", email) },

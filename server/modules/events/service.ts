@@ -9,7 +9,6 @@ import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { normaliseEventName } from "../admin/service.ts";
 import * as viewers from "../viewers/service.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
-import { gated } from "../viewers/pg-gate.ts";
 import { Group } from "../viewers/group.ts";
 import { eventsError } from "./http.ts";
 import { hex, identityKeys, IDENTITY_FIELDS, normaliseEmail, type IdentityInput } from "./identity.ts";
@@ -54,11 +53,11 @@ async function registerName(deps: Deps, workspaceId: number, name: string): Prom
   let names = perWorkspace.get(workspaceId);
   if (names?.has(name)) return;
   if (!names) {
-    names = new Set(await gated(deps, () => repo.listEventNames(deps.sql, workspaceId)));
+    names = new Set(await repo.listEventNames(deps.sql, workspaceId));
     perWorkspace.set(workspaceId, names);
     if (names.has(name)) return;
   }
-  const { ok, inUse } = await gated(deps, () => repo.registerEventName(deps.sql, workspaceId, name));
+  const { ok, inUse } = await repo.registerEventName(deps.sql, workspaceId, name);
   if (!ok) {
     throw eventsError(422, "TOO_MANY_EVENT_NAMES", `This workspace already uses ${inUse} distinct event names, the most allowed (${repo.MAX_EVENT_NAMES}).`, {
       in_use: inUse,
@@ -154,7 +153,7 @@ async function claimAndWrite(
   try {
     await write(deps, workspaceId, input, resolution, now, source, properties, identity, event);
   } catch (error) {
-    await gated(deps, () => repo.releaseClaim(deps.sql, workspaceId, eventId)).catch(() => {});
+    await repo.releaseClaim(deps.sql, workspaceId, eventId).catch(() => {});
     throw error;
   }
   // The row is written and the client will be told so; should this mark fail, the claim goes stale and a retry re-records.
@@ -173,9 +172,9 @@ function groups(deps: Deps): Groups {
   let g = groupsOf.get(deps);
   if (!g) {
     g = {
-      claims: new Group((items) => gated(deps, () => repo.claimEventIds(deps.sql, items, new Date(items[0]!.now), STALE_CLAIM_MS))),
+      claims: new Group((items) => repo.claimEventIds(deps.sql, items, new Date(items[0]!.now), STALE_CLAIM_MS)),
       marks: new Group(async (items) => {
-        await gated(deps, () => repo.markWrittenMany(deps.sql, items));
+        await repo.markWrittenMany(deps.sql, items);
         return items.map(() => undefined);
       }),
     };
@@ -205,7 +204,7 @@ async function write(
   const video = input.video_code ? await viewers.videoByCode(deps, workspaceId, input.video_code) : undefined;
   if (input.email !== undefined && normaliseEmail(input.email) !== "" && video) {
     const email = normaliseEmail(input.email);
-    await gated(deps, () => repo.upsertLead(deps.sql, workspaceId, {
+    await repo.upsertLead(deps.sql, workspaceId, {
         email,
         emailSha256: hex("sha256", email),
         video,
@@ -213,7 +212,7 @@ async function write(
         source,
         firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
         url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
-      }));
+      });
   }
   const sessionVideo = resolution?.session;
   const row: EventRow = {
@@ -238,10 +237,10 @@ async function write(
 
 /** Browser path (SPEC.md "Custom events", browser): the name must be declared as a custom metric. */
 export async function isDeclaredMetric(deps: Deps, workspaceId: number, name: string): Promise<boolean> {
-  const [row] = await gated(deps, () => deps.sql`SELECT 1 FROM custom_metrics WHERE workspace_id = ${workspaceId} AND name = ${name}`);
+  const [row] = await deps.sql`SELECT 1 FROM custom_metrics WHERE workspace_id = ${workspaceId} AND name = ${name}`;
   return row !== undefined;
 }
 
 export async function sweepEventDedup(deps: Deps): Promise<number> {
-  return gated(deps, () => repo.sweepEventDedup(deps.sql, new Date(deps.clock.now())));
+  return repo.sweepEventDedup(deps.sql, new Date(deps.clock.now()));
 }

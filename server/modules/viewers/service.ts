@@ -9,7 +9,6 @@ import type { Deps } from "../../deps.ts";
 import { TtlCache } from "./cache.ts";
 import * as repo from "./repo.ts";
 import { SingleFlight } from "./single-flight.ts";
-import { gated } from "./pg-gate.ts";
 
 export const KeyKinds = {
   device: "device",
@@ -66,7 +65,7 @@ export async function workspaceIdByCode(deps: Deps, code: string): Promise<numbe
   const c = caches(deps).workspaces;
   const hit = c.get(code);
   if (hit !== undefined) return hit === MISS ? undefined : hit;
-  const id = (await lookups.run(`w:${code}`, () => gated(deps, () => repo.findWorkspaceIdByCode(deps.sql, code)))) as number | undefined;
+  const id = (await lookups.run(`w:${code}`, () => repo.findWorkspaceIdByCode(deps.sql, code))) as number | undefined;
   c.set(code, id ?? MISS, id === undefined ? MISS_TTL : HIT_TTL);
   return id;
 }
@@ -77,7 +76,7 @@ export async function videoByCode(deps: Deps, workspaceId: number, code: string)
   const cacheKey = `${workspaceId}:${code}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit ?? undefined;
-  const video = (await lookups.run(`v:${cacheKey}`, () => gated(deps, () => repo.findVideoByCode(deps.sql, workspaceId, code)))) as { id: number; code: string } | undefined;
+  const video = (await lookups.run(`v:${cacheKey}`, () => repo.findVideoByCode(deps.sql, workspaceId, code))) as { id: number; code: string } | undefined;
   c.set(cacheKey, video ?? null, video ? 60_000 : MISS_TTL);
   return video;
 }
@@ -87,7 +86,7 @@ export async function findSession(deps: Deps, workspaceId: number, sessionCode: 
   const cacheKey = `${workspaceId}:${sessionCode}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit ?? undefined;
-  const row = (await lookups.run(`s:${cacheKey}`, () => gated(deps, () => repo.findSession(deps.sql, workspaceId, sessionCode)))) as repo.SessionRow | undefined;
+  const row = (await lookups.run(`s:${cacheKey}`, () => repo.findSession(deps.sql, workspaceId, sessionCode))) as repo.SessionRow | undefined;
   c.set(cacheKey, row ?? null, row ? HIT_TTL : MISS_TTL);
   return row;
 }
@@ -97,7 +96,7 @@ async function findKey(deps: Deps, workspaceId: number, kind: string, key: strin
   const cacheKey = `${workspaceId}:${kind}:${key}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit === MISS ? undefined : hit;
-  const viewerId = (await lookups.run(`k:${cacheKey}`, () => gated(deps, () => repo.findKey(deps.sql, workspaceId, kind, key)))) as number | undefined;
+  const viewerId = (await lookups.run(`k:${cacheKey}`, () => repo.findKey(deps.sql, workspaceId, kind, key))) as number | undefined;
   c.set(cacheKey, viewerId ?? MISS, viewerId === undefined ? MISS_TTL : HIT_TTL);
   return viewerId;
 }
@@ -119,7 +118,7 @@ export async function touchSession(
     viewerId = known.viewer_id;
   } else {
     viewerId = (await writes.run(`s:${cacheKey}:${s.video.id}`, () =>
-      gated(deps, () => repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code })),
+      repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code }),
     )) as number;
     c.sessions.set(cacheKey, { viewer_id: viewerId, device_id: known?.device_id ?? s.deviceId ?? null, video_id: s.video.id, video_code: s.video.code }, HIT_TTL);
   }
@@ -135,7 +134,7 @@ export async function linkKeys(deps: Deps, workspaceId: number, viewerId: number
   const c = caches(deps).keys;
   const fresh = keys.filter((k) => c.get(`${workspaceId}:${k.kind}:${k.key}`) === undefined || c.get(`${workspaceId}:${k.kind}:${k.key}`) === MISS);
   if (fresh.length === 0) return;
-  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () => gated(deps, () => repo.linkKeys(deps.sql, workspaceId, viewerId, fresh)));
+  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () => repo.linkKeys(deps.sql, workspaceId, viewerId, fresh));
   // Re-read so the cache holds the viewer that actually owns each key.
   for (const k of fresh) {
     c.delete(`${workspaceId}:${k.kind}:${k.key}`);
@@ -172,5 +171,5 @@ export async function resolveViewer(
 }
 
 export async function markFirstPlay(deps: Deps, workspaceId: number, sessionCode: string): Promise<boolean> {
-  return gated(deps, () => repo.markFirstPlay(deps.sql, workspaceId, sessionCode));
+  return repo.markFirstPlay(deps.sql, workspaceId, sessionCode);
 }

@@ -208,7 +208,6 @@ async function writeStreamAt(
   stream: ReadableStream<Uint8Array>,
   offset: number,
   limit: number,
-  hasher?: Bun.CryptoHasher,
 ): Promise<{ written: number }> {
   const reader = stream.getReader();
   let written = 0;
@@ -221,7 +220,6 @@ async function writeStreamAt(
         return { written: written + value.byteLength };
       }
       await writeAll(fh, value, offset + written);
-      hasher?.update(value);
       written += value.byteLength;
     }
   } finally {
@@ -449,10 +447,9 @@ async function appendPart(
   const fh = await open(file, "r+");
   try {
     await fh.truncate(offset);
-    const hasher = new Bun.CryptoHasher("md5");
     let written: number;
     try {
-      written = await writePartBody(fh, body, offset, size, hasher);
+      written = await writePartBody(fh, body, offset, size);
     } catch (err) {
       await fh.truncate(offset);
       throw err;
@@ -462,8 +459,9 @@ async function appendPart(
       const code = written < size ? BlobErrorCode.ShortBody : BlobErrorCode.LongBody;
       throw new BlobError(code, `part ${partNumber}: expected ${size} bytes, got ${written}`);
     }
-    // Same ETag as S3 gives a part: the MD5 of its bytes.
-    return { partNumber, size, etag: `"${hasher.digest("hex")}"` };
+    // Unique per write, so a stale part list never completes against a rewritten part.
+    // (Hashing every byte, as S3's MD5 ETag does, would cost more than the write itself buys.)
+    return { partNumber, size, etag: `"${partNumber}-${size}-${crypto.randomUUID()}"` };
   } finally {
     await fh.close();
   }
@@ -474,12 +472,10 @@ async function writePartBody(
   body: ReadableStream<Uint8Array> | Uint8Array,
   offset: number,
   size: number,
-  hasher: Bun.CryptoHasher,
 ): Promise<number> {
-  if (!(body instanceof Uint8Array)) return (await writeStreamAt(fh, body, offset, size, hasher)).written;
+  if (!(body instanceof Uint8Array)) return (await writeStreamAt(fh, body, offset, size)).written;
   if (body.byteLength !== size) return body.byteLength;
   await writeAll(fh, body, offset);
-  hasher.update(body);
   return size;
 }
 
