@@ -3,6 +3,7 @@
  * public browser fallback `POST /v1/conversion` on the events host.
  */
 import { Elysia, t } from "elysia";
+import { pathOf } from "../../http/params.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -65,7 +66,7 @@ export function browserConversionModule(deps: Deps) {
 
   return new Elysia({ name: "frameline.browser-conversion", detail: { tags: ["Events host"] } } as never)
     .onRequest(({ request, set }) => {
-      if (new URL(request.url).pathname === "/v1/conversion") Object.assign(set.headers, CORS_HEADERS);
+      if (pathOf(request.url) === "/v1/conversion") Object.assign(set.headers, CORS_HEADERS);
     })
     .options(
       "/v1/conversion",

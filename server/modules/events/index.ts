@@ -7,6 +7,8 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
+import { pathOf } from "../../http/params.ts";
+import { documented } from "../../http/openapi-docs.ts";
 import { countAnswer, markDeduplicated, markRejected } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
@@ -39,7 +41,7 @@ export function eventsModule(deps: Deps) {
   return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
     // Before parsing, so even a rejected body carries CORS headers the page can read.
     .onRequest(({ request, set }) => {
-      if (PUBLIC.has(new URL(request.url).pathname)) cors({ set });
+      if (PUBLIC.has(pathOf(request.url))) cors({ set });
     })
     .post(
       "/v1/event",
@@ -69,8 +71,14 @@ export function eventsModule(deps: Deps) {
           description:
             "Scope `events:write`. 200 when a viewer resolved (session_id, device_id, profile_id, then identity), 202 when not (recorded unattributed, do not retry). " +
             "Raw email/phone are hashed on arrival. `event_id` deduplicates for 24 h. Unknown fields: 400 INVALID_PAYLOAD. Never a conversion.",
+          // Documented, not validated at run time: this is the hottest write.
+          responses: Object.assign(
+            {},
+            documented(200, CustomEventReply, "Attributed"),
+            documented(202, CustomEventReply, "Recorded unattributed; do not retry"),
+            ...Object.entries(errors).map(([status, schema]) => documented(Number(status), schema, "Error")),
+          ),
         },
-        response: { 200: CustomEventReply, 202: CustomEventReply, ...errors },
       },
     )
     .options("/v1/track", preflight, { detail: { hide: true } })
