@@ -11,6 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CollectBatch, PlayerConfig, TrackBody } from "../../player/types.ts";
+import { buildEntry as buildVideoEntry } from "../../compiler/build.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -77,29 +78,18 @@ export async function buildCore(outdir: string): Promise<PlayerBuild> {
   return { core, files };
 }
 
-/** The per-video entry, with the contract's exact esbuild options; returns its code. */
+/** The per-video entry, built by the compiler itself; returns its code. */
 export async function buildEntry(config: PlayerConfig, coreUrl: string, flags: PlayerFlags = {}): Promise<string> {
-  const result = await esbuild.build({
-    entryPoints: [join(ROOT, "player/entry.ts")],
-    bundle: true,
-    format: "iife",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-    define: {
-      __FL_CONFIG__: JSON.stringify(config),
-      __FL_CORE_URL__: JSON.stringify(coreUrl),
-      __FL_CHAPTERS__: String(!!flags.chapters),
-      __FL_CTA__: String(!!flags.cta),
-      __FL_CAPTIONS__: String(!!flags.captions),
-      __FL_PLAYLIST__: String(!!flags.playlist),
-      __FL_AUTOPLAY__: String(!!flags.autoplay),
-    },
+  const code = await buildVideoEntry(join(ROOT, "player/entry.ts"), config, coreUrl, {
+    chapters: !!flags.chapters,
+    cta: !!flags.cta,
+    captions: !!flags.captions,
+    playlist: !!flags.playlist,
+    autoplay: !!flags.autoplay,
   });
-  return result.outputFiles[0].text;
+  return new TextDecoder().decode(code);
 }
 
-/** The flags the compiler derives from a video's settings (a feature is on when enabled and non-empty). */
 export function flagsFor(config: PlayerConfig): PlayerFlags {
   const s = config.settings;
   return {
