@@ -67,7 +67,7 @@ export const TRIGGERS: readonly Trigger[] = [
     event: "split_test.winner_declared",
     label: "Split Test Winner Declared",
     description: "A split test between videos was decided.",
-    sample: { video: VIDEO, split_test_id: "st_42", winner_variation_id: "b", decided_at: "2026-01-20T00:00:00.000Z" },
+    sample: { split_test_id: "st_42", winner_variation_id: "b", video: VIDEO, conversions: { a: 41, b: 74 }, decided_at: "2026-01-20T00:00:00.000Z" },
   },
   {
     key: "cta_clicked",

@@ -12,6 +12,7 @@ import { e164, hex, normaliseEmail } from "../events/identity.ts";
 import * as viewers from "../viewers/service.ts";
 import type { BrowserConversionBody, ConversionBody } from "./model.ts";
 import * as repo from "./repo.ts";
+import { decideSplitTest } from "./split-test.ts";
 
 export interface ConversionReply {
   recorded: boolean;
@@ -111,6 +112,11 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   if (eventMissing) {
     await ingestFor(deps).events.add([conversionEvent(workspaceId, row)]);
     await repo.markEventWritten(deps.sql, row.id);
+  }
+  if (newlyVerified && row.split_test_id && row.session_code && !row.is_test) {
+    await decideSplitTest(deps, workspaceId, row.split_test_id, video).catch((error) =>
+      deps.log.warn("split test decision failed", { split_test_id: row.split_test_id, error: String(error) }),
+    );
   }
   if (session && customerEmailSha256) {
     await viewers.linkKeys(deps, workspaceId, session.viewer_id, [{ kind: viewers.KeyKinds.emailSha256, key: customerEmailSha256 }]).catch(() => {});
