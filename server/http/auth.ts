@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { Errors } from "../errors.ts";
-import { consume } from "./rate-limit.ts";
+import { consume, consumeNow, type RateLimitRule } from "./rate-limit.ts";
 import { Scopes, type Scope } from "./scopes.ts";
 import type { Auth } from "./token-verifier.ts";
 
@@ -26,19 +26,28 @@ export function credentialOf(headers: Headers): string | undefined {
 
 type SetHeaders = { headers: Record<string, string | number> };
 
+function ruleFor(deps: Deps, scope: Scope): RateLimitRule {
+  const { readsPerMinute, writesPerMinute } = deps.config.limits;
+  return Scopes[scope].kind === "read" ? { name: "reads", limit: readsPerMinute, windowMs: 60_000 } : { name: "writes", limit: writesPerMinute, windowMs: 60_000 };
+}
+
+/**
+ * Authenticates, checks the scope and counts the rate limit. On the hot path
+ * (a cached token, a store that counts locally) nothing here awaits.
+ */
 export async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: Scope, host: "api" | "events"): Promise<Auth> {
-  const auth = await deps.tokens.verify(credentialOf(request.headers), host);
+  const credential = credentialOf(request.headers);
+  const auth = (credential && deps.tokens.cached(credential, host)) || (await deps.tokens.verify(credential, host));
   if (auth.legacy) {
     if (host === "events") throw Errors.eventsForbiddenLegacy();
     set.headers["Deprecation"] = LEGACY_DEPRECATION;
   } else if (!auth.scopes.includes(scope)) {
     throw Errors.insufficientScope(scope);
   }
-  const kind = Scopes[scope].kind;
-  const limits = deps.config.limits;
-  const rule = kind === "read" ? { name: "reads", limit: limits.readsPerMinute, windowMs: 60_000 } : { name: "writes", limit: limits.writesPerMinute, windowMs: 60_000 };
+  const rule = ruleFor(deps, scope);
   try {
-    const { headers } = await consume(deps.rateLimits, auth.rateKey, rule, deps.clock.now());
+    const now = deps.clock.now();
+    const { headers } = consumeNow(deps.rateLimits, auth.rateKey, rule, now) ?? (await consume(deps.rateLimits, auth.rateKey, rule, now));
     Object.assign(set.headers, headers);
   } catch (error) {
     if (auth.legacy) (error as { headers: Record<string, string> }).headers["Deprecation"] = LEGACY_DEPRECATION;

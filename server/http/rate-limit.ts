@@ -9,6 +9,8 @@ import { Errors } from "../errors.ts";
 export interface RateLimitStore {
   /** Counts `delta` hits (default 1) in the window and returns the hits so far. */
   hit(bucket: string, windowStart: number, windowMs: number, delta?: number): Promise<number>;
+  /** The same without I/O when the store can answer locally; undefined means "call hit". */
+  hitNow?(bucket: string, windowStart: number, windowMs: number): number | undefined;
   close?(): Promise<void>;
 }
 
@@ -20,14 +22,18 @@ export interface RateLimitRule {
 
 export function memoryRateLimitStore(): RateLimitStore {
   const counts = new Map<string, { windowStart: number; hits: number }>();
+  const count = (bucket: string, windowStart: number, delta: number) => {
+    const current = counts.get(bucket);
+    if (current && current.windowStart === windowStart) return (current.hits += delta);
+    if (counts.size > 100_000) for (const [k, v] of counts) if (v.windowStart < windowStart) counts.delete(k);
+    counts.set(bucket, { windowStart, hits: delta });
+    return delta;
+  };
   return {
     async hit(bucket, windowStart, _windowMs, delta = 1) {
-      const current = counts.get(bucket);
-      if (current && current.windowStart === windowStart) return (current.hits += delta);
-      if (counts.size > 100_000) for (const [k, v] of counts) if (v.windowStart < windowStart) counts.delete(k);
-      counts.set(bucket, { windowStart, hits: delta });
-      return delta;
+      return count(bucket, windowStart, delta);
     },
+    hitNow: (bucket, windowStart) => count(bucket, windowStart, 1),
   };
 }
 
@@ -97,6 +103,13 @@ export function batchedRateLimitStore(inner: RateLimitStore, flushMs = 50): Rate
   };
 
   return {
+    hitNow(bucket, windowStart) {
+      const w = windows.get(bucket);
+      if (!w || w.windowStart !== windowStart) return undefined;
+      w.pending += 1;
+      timer ??= setTimeout(() => void flush(), flushMs);
+      return w.known + w.pending;
+    },
     async hit(bucket, windowStart, windowMs, delta = 1) {
       let w = windows.get(bucket);
       if (!w || w.windowStart !== windowStart) {
@@ -131,13 +144,27 @@ export interface RateLimitOutcome {
  */
 export async function consume(store: RateLimitStore, key: string, rule: RateLimitRule, now: number): Promise<RateLimitOutcome> {
   const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
-  const resetSeconds = Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000));
-  let hits: number;
-  try {
-    hits = await store.hit(`${key}:${rule.name}`, windowStart, rule.windowMs);
-  } catch {
-    return { headers: {} };
+  const bucket = `${key}:${rule.name}`;
+  let hits = store.hitNow?.(bucket, windowStart, rule.windowMs);
+  if (hits === undefined) {
+    try {
+      hits = await store.hit(bucket, windowStart, rule.windowMs);
+    } catch {
+      return { headers: {} };
+    }
   }
+  return outcome(rule, hits, windowStart, now);
+}
+
+/** `consume` for stores that answer locally; undefined when only the async path can tell. */
+export function consumeNow(store: RateLimitStore, key: string, rule: RateLimitRule, now: number): RateLimitOutcome | undefined {
+  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const hits = store.hitNow?.(`${key}:${rule.name}`, windowStart, rule.windowMs);
+  return hits === undefined ? undefined : outcome(rule, hits, windowStart, now);
+}
+
+function outcome(rule: RateLimitRule, hits: number, windowStart: number, now: number): RateLimitOutcome {
+  const resetSeconds = Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000));
   const remaining = Math.max(0, rule.limit - hits);
   const headers = {
     "RateLimit-Policy": `"${rule.name}";q=${rule.limit};w=${rule.windowMs / 1000}`,

@@ -47,17 +47,24 @@ export class TokenVerifier {
     if (credential === undefined || credential === "") throw Errors.authRequired();
     if (!credential.startsWith(TOKEN_PREFIX) && !credential.startsWith(LEGACY_KEY_PREFIX)) throw Errors.invalidToken();
     const now = this.clock.now();
-    const ttl = host === "events" ? EVENTS_HOST_TTL_MS : API_HOST_TTL_MS;
-    // Keyed by the credential itself so a hit costs no hashing; only the hash is ever stored in Postgres.
-    const cached = this.cache.get(credential);
-    if (cached && now - cached.cachedAt < ttl) {
-      if (cached.expiresAt !== null && cached.expiresAt <= now) throw Errors.invalidToken();
-      return cached.auth;
-    }
+    const hit = this.cached(credential, host, now);
+    if (hit) return hit;
     const entry = await this.lookup(sha256Hex(credential), credential.startsWith(LEGACY_KEY_PREFIX), now);
     if (!entry) throw Errors.invalidToken();
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(credential, entry);
+    if (entry.expiresAt !== null && entry.expiresAt <= now) throw Errors.invalidToken();
+    return entry.auth;
+  }
+
+  /**
+   * The answer for a credential while its cache entry is fresh, without I/O
+   * (the hot path pays no promise for it); undefined when it must be looked up.
+   * Keyed by the credential itself so a hit costs no hashing; only the hash is ever stored in Postgres.
+   */
+  cached(credential: string, host: "api" | "events", now = this.clock.now()): Auth | undefined {
+    const entry = this.cache.get(credential);
+    if (!entry || now - entry.cachedAt >= (host === "events" ? EVENTS_HOST_TTL_MS : API_HOST_TTL_MS)) return undefined;
     if (entry.expiresAt !== null && entry.expiresAt <= now) throw Errors.invalidToken();
     return entry.auth;
   }
