@@ -26,9 +26,16 @@ export function credentialOf(headers: Headers): string | undefined {
 
 type SetHeaders = { headers: Record<string, string | number> };
 
+const rules = new WeakMap<Deps["config"], { read: RateLimitRule; write: RateLimitRule }>();
+
 function ruleFor(deps: Deps, scope: Scope): RateLimitRule {
-  const { readsPerMinute, writesPerMinute } = deps.config.limits;
-  return Scopes[scope].kind === "read" ? { name: "reads", limit: readsPerMinute, windowMs: 60_000 } : { name: "writes", limit: writesPerMinute, windowMs: 60_000 };
+  let pair = rules.get(deps.config);
+  if (!pair) {
+    const { readsPerMinute, writesPerMinute } = deps.config.limits;
+    pair = { read: { name: "reads", limit: readsPerMinute, windowMs: 60_000 }, write: { name: "writes", limit: writesPerMinute, windowMs: 60_000 } };
+    rules.set(deps.config, pair);
+  }
+  return pair[Scopes[scope].kind];
 }
 
 /**
@@ -59,14 +66,11 @@ export async function authorize(deps: Deps, request: Request, set: SetHeaders, s
 export function authPlugin(deps: Deps) {
   // Authenticated in `transform`, which runs before body/query validation: a call
   // without a valid token gets the spec's 401, never a 422 describing the route.
-  const verified = new WeakMap<Request, Auth>();
-  return new Elysia().macro({
+  // `auth` is a decorator the transform fills in, which costs less per request than a resolve step.
+  return new Elysia().decorate("auth", undefined as unknown as Auth).macro({
     scope: (scope: Scope) => ({
-      async transform({ request, set }) {
-        verified.set(request, await authorize(deps, request, set, scope, "api"));
-      },
-      resolve({ request }) {
-        return { auth: verified.get(request)! };
+      async transform(context) {
+        (context as { auth: Auth }).auth = await authorize(deps, context.request, context.set, scope, "api");
       },
     }),
   });

@@ -6,6 +6,8 @@
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
 import { ApiError, Errors, validation } from "../errors.ts";
+import { CORS_HEADERS } from "./cors.ts";
+import { pathOf } from "./params.ts";
 
 interface ValueErrorLike {
   path: string;
@@ -49,6 +51,9 @@ function isEventsHost(request: Request): boolean {
   return new URL(request.url).pathname.startsWith("/v1/");
 }
 
+/** The events host's browser paths answer cross-origin pages, errors included. */
+const CORS_PATHS = new Set(["/v1/track", "/v1/collect", "/v1/conversion"]);
+
 function render(error: ApiError, set: { status?: number | string; headers: Record<string, string | number> }) {
   set.status = error.status;
   Object.assign(set.headers, error.headers);
@@ -57,6 +62,7 @@ function render(error: ApiError, set: { status?: number | string; headers: Recor
 
 export function errorsPlugin(log: Log) {
   return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
     if (error instanceof ApiError) return render(error, set);
     // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
     if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {

@@ -163,11 +163,19 @@ export function consumeNow(store: RateLimitStore, key: string, rule: RateLimitRu
   return hits === undefined ? undefined : outcome(rule, hits, windowStart, now);
 }
 
+const policies = new WeakMap<RateLimitRule, string>();
+
+function policyOf(rule: RateLimitRule): string {
+  let policy = policies.get(rule);
+  if (policy === undefined) policies.set(rule, (policy = `"${rule.name}";q=${rule.limit};w=${rule.windowMs / 1000}`));
+  return policy;
+}
+
 function outcome(rule: RateLimitRule, hits: number, windowStart: number, now: number): RateLimitOutcome {
   const resetSeconds = Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000));
   const remaining = Math.max(0, rule.limit - hits);
   const headers = {
-    "RateLimit-Policy": `"${rule.name}";q=${rule.limit};w=${rule.windowMs / 1000}`,
+    "RateLimit-Policy": policyOf(rule),
     RateLimit: `"${rule.name}";r=${remaining};t=${resetSeconds}`,
   };
   if (hits > rule.limit) throw Errors.rateLimited(resetSeconds, headers);

@@ -15,6 +15,12 @@ export class RowCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The cached value while fresh, without a promise (the hot read path). */
+  peek(id: number): V | undefined {
+    const entry = this.entries.get(id);
+    return entry && this.now() - entry.at < this.ttlMs ? entry.value : undefined;
+  }
+
   async load(id: number, loader: () => Promise<V | undefined>): Promise<V | undefined> {
     const entry = this.entries.get(id);
     if (entry && this.now() - entry.at < this.ttlMs) return entry.value;

@@ -3,7 +3,7 @@
  * public browser fallback `POST /v1/conversion` on the events host.
  */
 import { Elysia, t } from "elysia";
-import { pathOf } from "../../http/params.ts";
+import { withCors } from "../../http/cors.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -65,12 +65,10 @@ export function browserConversionModule(deps: Deps) {
   };
 
   return new Elysia({ name: "frameline.browser-conversion", detail: { tags: ["Events host"] } } as never)
-    .onRequest(({ request, set }) => {
-      if (pathOf(request.url) === "/v1/conversion") Object.assign(set.headers, CORS_HEADERS);
-    })
     .options(
       "/v1/conversion",
       ({ set }) => {
+        Object.assign(set.headers, CORS_HEADERS);
         set.status = 204;
         return "";
       },
@@ -88,7 +86,7 @@ export function browserConversionModule(deps: Deps) {
       {
         // Listing the parsers also lets the OpenAPI description show the JSON body.
         parse: [parseTextJson, "json"] as never,
-        transform: rejectUnknownFields(BrowserConversionBody),
+        transform: [withCors, rejectUnknownFields(BrowserConversionBody)],
         body: BrowserConversionBody,
         afterResponse: countAnswer(deps, "/v1/conversion"),
         detail: {

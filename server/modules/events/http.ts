@@ -94,12 +94,7 @@ export async function limit(deps: Deps, set: { headers: Record<string, string | 
   }
 }
 
-export const CORS_HEADERS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "POST, OPTIONS",
-  "Access-Control-Allow-Headers": "Content-Type",
-  "Access-Control-Max-Age": "86400",
-} as const;
+export { CORS_HEADERS } from "../../http/cors.ts";
 
 export const perMinute = (name: string, limit: number): RateLimitRule => ({ name, limit, windowMs: 60_000 });
 

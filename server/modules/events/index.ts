@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
-import { pathOf } from "../../http/params.ts";
+import { withCors } from "../../http/cors.ts";
 import { documented } from "../../http/openapi-docs.ts";
 import { countAnswer, markDeduplicated, markRejected } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
@@ -30,8 +30,6 @@ export function eventsModule(deps: Deps) {
   const workspaceRule = perMinute("events", eventLimits.perWorkspacePerMinute);
   const ipRule = perMinute("events_ip", eventLimits.perIpPerMinute);
   const collectRule = perMinute("collect_ip", eventLimits.perIpPerMinute * 10);
-  const cors = ({ set }: { set: { headers: Record<string, string | number> } }) => void Object.assign(set.headers, CORS_HEADERS);
-  const PUBLIC = new Set(["/v1/track", "/v1/collect"]);
   const preflight = ({ set }: { set: { status?: number | string; headers: Record<string, string | number> } }) => {
     Object.assign(set.headers, CORS_HEADERS);
     set.status = 204;
@@ -39,10 +37,6 @@ export function eventsModule(deps: Deps) {
   };
 
   return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
-    // Before parsing, so even a rejected body carries CORS headers the page can read.
-    .onRequest(({ request, set }) => {
-      if (PUBLIC.has(pathOf(request.url))) cors({ set });
-    })
     .post(
       "/v1/event",
       async ({ body, request, set, server }) => {
@@ -108,7 +102,8 @@ export function eventsModule(deps: Deps) {
       {
         // Listing the parsers also lets the OpenAPI description show the JSON body.
         parse: [parseTextJson, "json"] as never,
-        transform: rejectUnknownFields(TrackBody),
+        // CORS here and, for answers that fail before the route (a body that does not parse), in the errors plugin.
+        transform: [withCors, rejectUnknownFields(TrackBody)],
         body: TrackBody,
         afterResponse: countAnswer(deps, "/v1/track"),
         detail: {
@@ -136,7 +131,7 @@ export function eventsModule(deps: Deps) {
       {
         // Listing the parsers also lets the OpenAPI description show the JSON body.
         parse: [parseTextJson, "json"] as never,
-        transform: rejectUnknownFields(CollectBody),
+        transform: [withCors, rejectUnknownFields(CollectBody)],
         body: CollectBody,
         afterResponse: countAnswer(deps, "/v1/collect"),
         detail: {

@@ -9,6 +9,7 @@ import { parseId } from "../../http/params.ts";
 import { documented, errorResponses } from "../../http/openapi-docs.ts";
 import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
+import type { VideoRow } from "./repo.ts";
 import { playerConfig } from "../encoding/player-config.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
@@ -23,6 +24,11 @@ export function videosModule(deps: Deps) {
   };
   const idFor = (raw: string) => parseId(raw) ?? raw;
   const serialised = new WeakMap<object, string>();
+  const fullBody = (row: VideoRow) => {
+    let body = serialised.get(row);
+    if (body === undefined) serialised.set(row, (body = JSON.stringify({ video: videos.toFullVideo(config, row) })));
+    return body;
+  };
 
   return new Elysia({ name: "frameline.videos", detail: { tags: ["Videos"] } } as never)
     .use(authPlugin(deps))
@@ -40,12 +46,12 @@ export function videosModule(deps: Deps) {
       },
     )
     .get("/videos/:video", async ({ auth, params, set }) => {
-      const row = await findForRead(auth.workspaceId, params.video);
-      // Cached rows are shared objects, so their serialised body is computed once per row version.
-      let body = serialised.get(row);
-      if (body === undefined) serialised.set(row, (body = JSON.stringify({ video: videos.toFullVideo(config, row) })));
       set.headers["content-type"] = "application/json;charset=utf-8";
-      return body;
+      // A cached row answers without awaiting; cached rows are shared objects, so
+      // their serialised body is computed once per row version.
+      const id = parseId(params.video);
+      const cached = id === undefined ? undefined : videos.peekVideo(deps, auth.workspaceId, id);
+      return fullBody(cached ?? (await findForRead(auth.workspaceId, params.video)));
     }, {
       scope: "videos:read",
       // Documented, not validated at run time: this is the hottest read.

@@ -89,9 +89,15 @@ export function toStatusRead(config: Config, row: VideoRow) {
   return { id, code: row.code, title: row.title, folder_id: row.folder_id, ...rest, status_url: `${config.publicUrl}/api/v1/videos/${row.id}/status` };
 }
 
+/** A cached row of this workspace, or undefined (then call getVideo). */
+export function peekVideo(deps: Deps, workspaceId: number, id: number): VideoRow | undefined {
+  const row = deps.videoCache.peek(id) as VideoRow | undefined;
+  return row && row.workspace_id === workspaceId ? row : undefined;
+}
+
 /** Reads through the video cache; the workspace check runs on every hit. */
 export async function getVideo(deps: Deps, workspaceId: number, id: number): Promise<VideoRow | undefined> {
-  const row = (await deps.videoCache.load(id, () => repo.findVideoById(deps.sql, id))) as VideoRow | undefined;
+  const row = (deps.videoCache.peek(id) ?? (await deps.videoCache.load(id, () => repo.findVideoById(deps.sql, id)))) as VideoRow | undefined;
   return row && row.workspace_id === workspaceId ? row : undefined;
 }
 
