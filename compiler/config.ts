@@ -6,48 +6,10 @@
 import type { Settings } from "../server/modules/settings/groups.ts";
 import type { VideoRow } from "../server/modules/videos/repo.ts";
 import type { FeatureFlags } from "./build.ts";
+import type { PlayerConfig, PlaylistConfig, PlaylistItem, Rendition } from "../player/types.ts";
 
-export interface OrientationConfig {
-  hls: string | null;
-  poster: string | null;
-  w: number;
-  h: number;
-}
-
-export interface PlaylistItemConfig {
-  video_code: string;
-  title: string | null;
-  lesson_label: string | null;
-  duration_s: number | null;
-  thumb_url: string | null;
-  hls: string | null;
-  poster: string | null;
-}
-
-export interface PlayerConfig {
-  video: {
-    id: number;
-    code: string;
-    title: string;
-    workspace_code: string;
-    default_orientation: "landscape" | "portrait";
-    plain_mode: boolean;
-    landscape: OrientationConfig | null;
-    portrait: OrientationConfig | null;
-  };
-  settings: Settings;
-  playlist: null | {
-    playback_mode: string;
-    auto_advance: boolean;
-    auto_advance_delay_ms: number;
-    loop: boolean;
-    lesson_navigation: string;
-    playlist_chrome: string;
-    items: PlaylistItemConfig[];
-  };
-  events_url: string;
-}
-
+// The contract with player/ is declared once, on the player's side (DESIGN.md: player/ never imports server code).
+export type { PlayerConfig } from "../player/types.ts";
 /** What the compiler knows about a video an item points at. */
 export type ItemMedia = Pick<VideoRow, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
@@ -68,7 +30,7 @@ export function featureFlags(settings: Settings): FeatureFlags {
   };
 }
 
-function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): OrientationConfig | null {
+function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): Rendition | null {
   if (hls === null && poster === null) return null;
   // The encoder stores the measured size in the media jsonb (as `w`/`h`; `width`/`height` also read); read it defensively.
   const m = (media ?? {}) as { w?: unknown; h?: unknown; width?: unknown; height?: unknown };
@@ -110,12 +72,13 @@ export function playerConfig(opts: {
     settings,
     playlist: flags.playlist
       ? {
-          playback_mode: String(playlist.playback_mode ?? "linear"),
+          // Validated by the playlist routes and settings schemas, so the strings are the unions the player expects.
+          playback_mode: String(playlist.playback_mode ?? "linear") as PlaylistConfig["playback_mode"],
           auto_advance: playlist.auto_advance !== false,
           auto_advance_delay_ms: typeof playlist.auto_advance_delay_ms === "number" ? playlist.auto_advance_delay_ms : 3000,
           loop: playlist.loop === true,
-          lesson_navigation: String(playlist.lesson_navigation ?? "sidebar"),
-          playlist_chrome: String(playlist.playlist_chrome ?? "rail"),
+          lesson_navigation: String(playlist.lesson_navigation ?? "sidebar") as PlaylistConfig["lesson_navigation"],
+          playlist_chrome: String(playlist.playlist_chrome ?? "rail") as PlaylistConfig["playlist_chrome"],
           items: (listOf(playlist.items) as Record<string, unknown>[]).map((item) => {
             const m = media.get(String(item.video_code));
             const portrait = m?.default_orientation === "portrait";

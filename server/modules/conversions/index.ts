@@ -3,13 +3,12 @@
  * public browser fallback `POST /v1/conversion` on the events host.
  */
 import { Elysia, t } from "elysia";
-import { withCors } from "../../http/cors.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import { countAnswer, markRejected } from "../../ingest/outcomes.ts";
-import { clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "../events/http.ts";
+import { markRejected } from "../../ingest/outcomes.ts";
+import { browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, type SocketInfo } from "../events/http.ts";
 import { EventsError } from "../events/model.ts";
 import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
 import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
@@ -84,11 +83,7 @@ export function browserConversionModule(deps: Deps) {
         }
       },
       {
-        // Listing the parsers also lets the OpenAPI description show the JSON body.
-        parse: [parseTextJson, "json"] as never,
-        transform: [withCors, rejectUnknownFields(BrowserConversionBody)],
-        body: BrowserConversionBody,
-        afterResponse: countAnswer(deps, "/v1/conversion"),
+        ...browserRoute(deps, "/v1/conversion", BrowserConversionBody),
         detail: {
           summary: "Browser conversion fallback (no token)",
           description:

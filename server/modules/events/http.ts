@@ -10,6 +10,8 @@ import { consume, type RateLimitRule } from "../../http/rate-limit.ts";
 import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
+import { withCors } from "../../http/cors.ts";
+import { countAnswer } from "../../ingest/outcomes.ts";
 
 export const eventsError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   new ApiError(status, { error: code, message, ...extra }, headers);
@@ -98,3 +100,18 @@ export { CORS_HEADERS } from "../../http/cors.ts";
 
 export const perMinute = (name: string, limit: number): RateLimitRule => ({ name, limit, windowMs: 60_000 });
 
+
+/**
+ * Route options every public browser path shares: JSON also as `text/plain`
+ * (listing the parsers lets the OpenAPI description show the body), CORS set
+ * before validation (the errors plugin covers bodies that do not parse),
+ * unknown fields refused, and the answer counted in the ingest counters.
+ */
+export function browserRoute<S extends TObject>(deps: Deps, path: string, body: S) {
+  return {
+    parse: [parseTextJson, "json"] as never,
+    transform: [withCors, rejectUnknownFields(body)],
+    body,
+    afterResponse: countAnswer(deps, path),
+  };
+}

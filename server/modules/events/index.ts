@@ -7,12 +7,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
-import { withCors } from "../../http/cors.ts";
 import { documented } from "../../http/openapi-docs.ts";
 import { countAnswer, markDeduplicated, markRejected } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
-import { authorizeEvents, clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
+import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 
@@ -100,12 +99,7 @@ export function eventsModule(deps: Deps) {
         }
       },
       {
-        // Listing the parsers also lets the OpenAPI description show the JSON body.
-        parse: [parseTextJson, "json"] as never,
-        // CORS here and, for answers that fail before the route (a body that does not parse), in the errors plugin.
-        transform: [withCors, rejectUnknownFields(TrackBody)],
-        body: TrackBody,
-        afterResponse: countAnswer(deps, "/v1/track"),
+        ...browserRoute(deps, "/v1/track", TrackBody),
         detail: {
           summary: "Send a browser custom event (no token)",
           description:
@@ -129,11 +123,7 @@ export function eventsModule(deps: Deps) {
         }
       },
       {
-        // Listing the parsers also lets the OpenAPI description show the JSON body.
-        parse: [parseTextJson, "json"] as never,
-        transform: [withCors, rejectUnknownFields(CollectBody)],
-        body: CollectBody,
-        afterResponse: countAnswer(deps, "/v1/collect"),
+        ...browserRoute(deps, "/v1/collect", CollectBody),
         detail: {
           summary: "Player beacons (no token)",
           description:

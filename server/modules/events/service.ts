@@ -110,7 +110,7 @@ export async function recordCustomEvent(deps: Deps, workspaceId: number, input: 
     body: { ok: true, event: a.event, event_id: input.event_id ?? null, attributed: a.attributed, matched_by: a.matchedBy },
   });
 
-  const now = deps.clock.now();
+  const pending: PendingEvent = { workspaceId, input, resolution, now: deps.clock.now(), source, properties, identity, event };
   if (input.event_id !== undefined) {
     // A repeat while the first is still being written waits for its answer (same process); otherwise Postgres decides.
     const flightKey = `${workspaceId}:${input.event_id}`;
@@ -119,7 +119,7 @@ export async function recordCustomEvent(deps: Deps, workspaceId: number, input: 
       const first = await running;
       return { ...reply({ event: first.body.event, attributed: first.body.attributed, matchedBy: first.body.matched_by }), deduplicated: true };
     }
-    const attempt = claimAndWrite(deps, workspaceId, input, answer, resolution, now, source, properties, identity, event).then((r) => ({ ...reply(r.answer), deduplicated: r.deduplicated }));
+    const attempt = claimAndWrite(deps, pending, answer).then((r) => ({ ...reply(r.answer), deduplicated: r.deduplicated }));
     inFlight.set(flightKey, attempt);
     try {
       return await attempt;
@@ -127,31 +127,33 @@ export async function recordCustomEvent(deps: Deps, workspaceId: number, input: 
       inFlight.delete(flightKey);
     }
   }
-  await write(deps, workspaceId, input, resolution, now, source, properties, identity, event);
+  await write(deps, pending);
   return { ...reply(answer), deduplicated: false };
+}
+
+/** One accepted event on its way to ClickHouse: what `write` needs, resolved once. */
+interface PendingEvent {
+  workspaceId: number;
+  input: CustomEventInput;
+  resolution: viewers.Resolution | undefined;
+  now: number;
+  source: "backend" | "browser";
+  properties: Record<string, string>;
+  identity: viewers.ViewerKey[];
+  event: string;
 }
 
 type Answer = { event: string; attributed: boolean; matchedBy: string | null };
 const inFlight = new Map<string, Promise<Recorded>>();
 
-async function claimAndWrite(
-  deps: Deps,
-  workspaceId: number,
-  input: CustomEventInput,
-  answer: Answer,
-  resolution: viewers.Resolution | undefined,
-  now: number,
-  source: "backend" | "browser",
-  properties: Record<string, string>,
-  identity: viewers.ViewerKey[],
-  event: string,
-): Promise<{ answer: Answer; deduplicated: boolean }> {
-  const eventId = input.event_id!;
+async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer): Promise<{ answer: Answer; deduplicated: boolean }> {
+  const { workspaceId, now } = pending;
+  const eventId = pending.input.event_id!;
   const { claims, marks } = groups(deps);
   const claim = await claims.add({ workspaceId, eventId, answer, now });
   if (!claim.claimed) return { answer: { event: claim.prior.event, attributed: claim.prior.attributed, matchedBy: claim.prior.matched_by }, deduplicated: true };
   try {
-    await write(deps, workspaceId, input, resolution, now, source, properties, identity, event);
+    await write(deps, pending);
   } catch (error) {
     await repo.releaseClaim(deps.sql, workspaceId, eventId).catch(() => {});
     throw error;
@@ -183,17 +185,7 @@ function groups(deps: Deps): Groups {
   return g;
 }
 
-async function write(
-  deps: Deps,
-  workspaceId: number,
-  input: CustomEventInput,
-  resolution: viewers.Resolution | undefined,
-  now: number,
-  source: "backend" | "browser",
-  properties: Record<string, string>,
-  identity: viewers.ViewerKey[],
-  event: string,
-): Promise<void> {
+async function write(deps: Deps, { workspaceId, input, resolution, now, source, properties, identity, event }: PendingEvent): Promise<void> {
   // Rule 4: identity on an attributed event ties the viewer to it, as an identify call does.
   if (resolution) {
     const keys = [...identity];
@@ -205,14 +197,14 @@ async function write(
   if (input.email !== undefined && normaliseEmail(input.email) !== "" && video) {
     const email = normaliseEmail(input.email);
     await repo.upsertLead(deps.sql, workspaceId, {
-        email,
-        emailSha256: hex("sha256", email),
-        video,
-        viewerId: resolution?.viewerId ?? null,
-        source,
-        firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
-        url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
-      });
+      email,
+      emailSha256: hex("sha256", email),
+      video,
+      viewerId: resolution?.viewerId ?? null,
+      source,
+      firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
+      url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
+    });
   }
   const sessionVideo = resolution?.session;
   const row: EventRow = {
