@@ -2,6 +2,7 @@
  * The only module that reads the environment. Everything else receives a
  * `Config` value, so a test can build the whole app from a literal object.
  */
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 
 export interface S3Config {
@@ -40,7 +41,18 @@ export interface Config {
   /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
   trustProxy: boolean;
   /** Uploads and encoding (SPEC.md "Uploads", "Limits"). */
-  media: { ffmpegPath: string; ffprobePath: string; encoderConcurrency: number; singleUploadMaxBytes: number };
+  media: {
+    ffmpegPath: string;
+    ffprobePath: string;
+    /**
+     * The ffmpeg in use is the registry's static build (2018): it has no
+     * `name:` in `-var_stream_map` and crashes writing a master playlist, so
+     * the encoder names the rendition folders and writes the master itself.
+     */
+    legacyHls: boolean;
+    encoderConcurrency: number;
+    singleUploadMaxBytes: number;
+  };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
 }
 
@@ -75,9 +87,27 @@ function s3FromEnv(env: Env): S3Config | undefined {
   };
 }
 
+/**
+ * A media tool: `FFMPEG_PATH`-style setting, else the one on PATH, else the
+ * static binary an npm package ships (optional dependencies), else the bare
+ * name (the encoder then fails each job with a sentence saying so).
+ */
+function mediaTool(env: Env, setting: string, name: string, npmPackage: string): { path: string; bundled: boolean } {
+  if (env[setting]) return { path: env[setting]!, bundled: false };
+  const onPath = Bun.which(name, { PATH: env.PATH ?? "" });
+  if (onPath) return { path: onPath, bundled: false };
+  try {
+    const shipped = createRequire(import.meta.url)(npmPackage) as { path: string };
+    return { path: shipped.path, bundled: true };
+  } catch {
+    return { path: name, bundled: false };
+  }
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, "PORT", 8080);
   const host = env.HOST || "127.0.0.1";
+  const ffmpeg = mediaTool(env, "FFMPEG_PATH", "ffmpeg", "@ffmpeg-installer/ffmpeg");
   const level = (env.LOG_LEVEL || "info") as Config["logLevel"];
   if (!["debug", "info", "warn", "error", "silent"].includes(level)) throw new Error(`LOG_LEVEL must be debug, info, warn, error or silent`);
   return {
@@ -108,8 +138,9 @@ export function loadConfig(env: Env): Config {
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
     media: {
-      ffmpegPath: env.FFMPEG_PATH || "ffmpeg",
-      ffprobePath: env.FFPROBE_PATH || "ffprobe",
+      ffmpegPath: ffmpeg.path,
+      ffprobePath: mediaTool(env, "FFPROBE_PATH", "ffprobe", "@ffprobe-installer/ffprobe").path,
+      legacyHls: ffmpeg.bundled,
       encoderConcurrency: Math.max(1, integer(env, "ENCODER_CONCURRENCY", 1)),
       // SPEC.md "Limits": 3000 MB per single-shot request.
       singleUploadMaxBytes: integer(env, "SINGLE_UPLOAD_MAX_BYTES", 3000 * 1024 * 1024),

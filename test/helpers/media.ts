@@ -8,12 +8,13 @@ import { join } from "node:path";
 
 const DIR = join(tmpdir(), "frameline-test-clips-v1");
 
-type ClipName = "landscape" | "portrait" | "vp9" | "big" | "corrupt" | "text";
+type ClipName = "landscape" | "portrait" | "vp9" | "hd" | "big" | "corrupt" | "text";
 
 const FILES: Record<ClipName, string> = {
   landscape: "landscape-640x360.mp4",
   portrait: "portrait-360x640.mp4",
   vp9: "vp9-opus-320x180.webm",
+  hd: "mpeg4-mp3-1280x720.avi",
   big: "big-noise-640x360.mp4",
   corrupt: "corrupt.mp4",
   text: "notes.txt",
@@ -36,6 +37,9 @@ async function make(name: ClipName, out: string): Promise<void> {
       return ffmpeg([...source(360, 640, 2), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-c:a", "aac", "-shortest", "-f", "mp4", out]);
     case "vp9":
       return ffmpeg([...source(320, 180, 2), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus", "-shortest", "-f", "webm", out]);
+    case "hd":
+      // Neither H.264 nor AAC, and tall enough for two rungs: both are encoded.
+      return ffmpeg([...source(1280, 720, 2), "-c:v", "mpeg4", "-q:v", "5", "-c:a", "libmp3lame", "-shortest", "-f", "avi", out]);
     case "big":
       // Noise barely compresses: about 10-20 MB in 3 s, so a resumable upload takes several 8 MiB chunks.
       return ffmpeg([

@@ -264,3 +264,67 @@ describe("a worker that dies mid-job", () => {
     expect((await settle(video.id)).status.status).toBe("ready");
   });
 });
+
+describe("an ffmpeg without var_stream_map names (the registry's static build)", () => {
+  // The optional dependency @ffmpeg-installer/ffmpeg ships a 2018 static build;
+  // when it is not installed the system ffmpeg runs with the same arguments.
+  let legacy: TestApp;
+  let legacyWs: TestWorkspace;
+  let stopLegacy: (() => Promise<void>) | undefined;
+  const bundled = (() => {
+    try {
+      return (require("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+    } catch {
+      return "ffmpeg";
+    }
+  })();
+
+  beforeAll(async () => {
+    // One job queue, two blob directories: only this app's encoder may claim jobs now.
+    await stopEncoder?.();
+    stopEncoder = undefined;
+    legacy = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, media: { ...t.deps.config.media, ffmpegPath: bundled, legacyHls: true } } });
+    legacyWs = await legacy.workspace();
+    stopLegacy = startEncoder(legacy.deps, { pollMs: 100 });
+  }, 60_000);
+  afterAll(() => stopLegacy?.());
+
+  test("two encoded rungs in named folders and a master playlist written by the encoder", async () => {
+    const created = await legacy.call("POST", "/api/v1/videos", { token: legacyWs.token, body: { title: "HD" } });
+    const id = created.body.video.id;
+    const form = new FormData();
+    form.append("file", Bun.file(await clip("hd")), "hd.avi");
+    const res = await legacy.app.handle(new Request(`${BASE}/api/v1/videos/${id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${legacyWs.token}` }, body: form }));
+    expect(res.status).toBe(202);
+    let status: any;
+    for (const until = Date.now() + 60_000; Date.now() < until; await Bun.sleep(100)) {
+      status = (await legacy.call("GET", `/api/v1/videos/${id}/status`, { token: legacyWs.token })).body;
+      if (status.status !== "processing") break;
+    }
+    expect(status.orientations.landscape).toEqual({ status: "ready", progress: 100, error: null });
+    const [row] = await legacy.deps.sql`SELECT landscape_media, landscape_hls FROM videos WHERE id = ${id}`;
+    expect(row!.landscape_media.renditions).toEqual([
+      { name: "360p", w: 640, h: 360, copied: false },
+      { name: "720p", w: 1280, h: 720, copied: false },
+    ]);
+    const key = new URL(row!.landscape_hls).pathname.replace(/^\/media\//, "");
+    const master = await new Response((await legacy.deps.blobs.media.get(key))!.body).text();
+    const variants = [...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),AVERAGE-BANDWIDTH=(\d+),RESOLUTION=(\d+x\d+)\n(\S+)/g)].map((m) => ({
+      peak: Number(m[1]), average: Number(m[2]), resolution: m[3], uri: m[4],
+    }));
+    expect(variants.map((v) => [v.resolution, v.uri])).toEqual([["640x360", "360p/index.m3u8"], ["1280x720", "720p/index.m3u8"]]);
+    for (const v of variants) {
+      expect(v.average).toBeGreaterThan(50_000);
+      expect(v.peak).toBeGreaterThanOrEqual(v.average);
+    }
+    const srv = legacy.app.listen({ port: 0, hostname: "127.0.0.1" }).server!;
+    try {
+      const probe = await ffprobeStreams(row!.landscape_hls.replace(BASE, `http://127.0.0.1:${srv.port}`));
+      expect(probe.error).toBe("");
+      expect(probe.streams).toContainEqual(expect.objectContaining({ codec_type: "video", codec_name: "h264", width: 1280, height: 720 }));
+      expect(probe.streams).toContainEqual(expect.objectContaining({ codec_type: "audio", codec_name: "aac" }));
+    } finally {
+      srv.stop();
+    }
+  });
+});

@@ -53,8 +53,13 @@ export function planLadder(p: ProbeResult): Plan {
   return { rungs, audio: p.audio === null ? null : p.audio.codec === "aac" ? "copy" : "aac", width: w, height: h };
 }
 
-/** ffmpeg arguments writing `<outDir>/master.m3u8` and `<outDir>/<rung>/index.m3u8` + segments. */
-export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progress?: boolean } = {}): string[] {
+/**
+ * ffmpeg arguments writing `<outDir>/master.m3u8` and `<outDir>/<rung>/index.m3u8` + segments.
+ * With `legacy` (ffmpeg builds without `name:` in `-var_stream_map`), the
+ * renditions land in `<outDir>/<index>/` and no master is written: see
+ * `finishLegacyLayout`.
+ */
+export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progress?: boolean; legacy?: boolean } = {}): string[] {
   const args = ["-hide_banner", "-y", "-v", "error", "-nostdin"];
   if (opts.progress) args.push("-nostats", "-progress", "pipe:1");
   args.push("-i", input);
@@ -82,14 +87,14 @@ export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progr
       else args.push(`-c:a:${i}`, "aac", `-b:a:${i}`, "128k", `-ac:a:${i}`, "2");
     });
   }
-  const streamMap = plan.rungs.map((r, i) => `v:${i}${plan.audio ? `,a:${i}` : ""},name:${r.name}`).join(" ");
+  const streamMap = plan.rungs.map((r, i) => `v:${i}${plan.audio ? `,a:${i}` : ""}${opts.legacy ? "" : `,name:${r.name}`}`).join(" ");
   args.push(
     "-f", "hls",
     "-hls_time", String(SEGMENT_SECONDS),
     "-hls_playlist_type", "vod",
     "-hls_flags", "independent_segments",
     "-hls_segment_filename", `${outDir}/%v/seg_%03d.ts`,
-    "-master_pl_name", "master.m3u8",
+    ...(opts.legacy ? [] : ["-master_pl_name", "master.m3u8"]),
     "-var_stream_map", streamMap,
     `${outDir}/%v/index.m3u8`,
   );

@@ -12,6 +12,7 @@ import type { VideoRow } from "../videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 import { mediaUrl, orientationPrefix, outputPrefix } from "./keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
+import { finishLegacyLayout } from "./master-playlist.ts";
 import { MediaError, probe } from "./probe.ts";
 import * as repo from "./repo.ts";
 import type { EncodeJobRow, Orientation } from "./repo.ts";
@@ -96,7 +97,8 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
 
     const out = join(work, "hls");
     let shown = 0;
-    await runFfmpeg(deps.config.media.ffmpegPath, hlsArgs(input, out, plan, { progress: true }), {
+    const legacy = deps.config.media.legacyHls;
+    await runFfmpeg(deps.config.media.ffmpegPath, hlsArgs(input, out, plan, { progress: true, legacy }), {
       durationS: probed.durationS,
       signal: ctx.signal,
       onProgress: (percent) => {
@@ -106,6 +108,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
         repo.patchMedia(sql, job.video_id, job.orientation, job.id, { progress: next }).then(() => videoChanged(deps, job.video_id), () => {});
       },
     });
+    if (legacy) await finishLegacyLayout(out, plan);
     const poster = join(work, "poster.jpg");
     await runFfmpeg(deps.config.media.ffmpegPath, posterArgs(input, poster, plan, Math.min(1, probed.durationS / 2)), { signal: ctx.signal });
 
