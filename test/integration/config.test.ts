@@ -1,0 +1,29 @@
+/** Which ffmpeg the encoder runs: the setting, else the PATH, else the npm-shipped build. */
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../server/config.ts";
+
+describe("media tools", () => {
+  test("FFMPEG_PATH / FFPROBE_PATH win", () => {
+    const { media } = loadConfig({ FFMPEG_PATH: "/opt/ff/ffmpeg", FFPROBE_PATH: "/opt/ff/ffprobe", PATH: process.env.PATH });
+    expect(media).toMatchObject({ ffmpegPath: "/opt/ff/ffmpeg", ffprobePath: "/opt/ff/ffprobe", legacyHls: false });
+  });
+
+  test("the system binaries on the PATH come next, with ffmpeg's own master playlist", () => {
+    const { media } = loadConfig({ PATH: process.env.PATH });
+    expect(media.ffmpegPath).toBe(Bun.which("ffmpeg")!);
+    expect(media.ffprobePath).toBe(Bun.which("ffprobe")!);
+    expect(media.legacyHls).toBe(false);
+  });
+
+  test("with nothing on the PATH, the npm-shipped static builds run (legacy HLS layout)", async () => {
+    const { media } = loadConfig({ PATH: "" });
+    expect(media.ffmpegPath).toContain("node_modules/@ffmpeg-installer/");
+    expect(media.ffprobePath).toContain("node_modules/@ffprobe-installer/");
+    expect(media.legacyHls).toBe(true);
+    for (const bin of [media.ffmpegPath, media.ffprobePath]) {
+      const proc = Bun.spawnSync([bin, "-version"]);
+      expect(proc.exitCode).toBe(0);
+      expect(proc.stdout.toString()).toContain("Copyright");
+    }
+  });
+});
