@@ -211,21 +211,33 @@ async function writeStreamAt(
 ): Promise<{ written: number }> {
   const reader = stream.getReader();
   let written = 0;
+  // Up to WRITES_IN_FLIGHT positioned writes run while the next pieces are read:
+  // the network and the disk work at the same time, and memory stays bounded.
+  const writing = new Set<Promise<void>>();
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return { written };
+      if (done) break;
       if (written + value.byteLength > limit) {
         await reader.cancel();
+        await Promise.all(writing);
         return { written: written + value.byteLength };
       }
-      await writeAll(fh, value, offset + written);
+      if (writing.size >= WRITES_IN_FLIGHT) await Promise.race(writing);
+      const write = writeAll(fh, value, offset + written).finally(() => writing.delete(write));
+      write.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+      writing.add(write);
       written += value.byteLength;
     }
+    await Promise.all(writing);
+    return { written };
   } finally {
+    await Promise.allSettled(writing);
     reader.releaseLock();
   }
 }
+
+const WRITES_IN_FLIGHT = 4;
 
 async function writeAll(fh: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
   let done = 0;
