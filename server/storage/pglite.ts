@@ -41,11 +41,14 @@ const CONTINUED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt
  * the session's unnamed portal, so another connection's Bind or Sync in between
  * destroys it ("portal \"\" does not exist") or answers with the wrong rows. So a
  * connection keeps the session from its first message until a message that ends
- * its exchange (Sync, simple Query) leaves no transaction open.
+ * its exchange (Sync, simple Query) leaves no transaction open and none of its
+ * messages is still queued (a pipelining client has the next query's Parse
+ * queued before this Sync is answered).
  */
 function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite): void {
   const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
   let owner: number | null = null;
+  let ownerQueued = 0;
   const waiting: (() => void)[] = [];
   const release = () => {
     owner = null;
@@ -55,15 +58,20 @@ function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite): void {
   queue.enqueue = async (handlerId, message, onData) => {
     while (owner !== null && owner !== handlerId) await new Promise<void>((wake) => waiting.push(wake));
     owner = handlerId;
+    ownerQueued++;
     try {
       return await enqueue(handlerId, message, onData);
     } finally {
-      if (!CONTINUED.has(message[0]!) && !db.isInTransaction()) release();
+      ownerQueued--;
+      if (ownerQueued === 0 && !CONTINUED.has(message[0]!) && !db.isInTransaction()) release();
     }
   };
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (handlerId) => {
     clear(handlerId);
-    if (owner === handlerId) release();
+    if (owner === handlerId) {
+      ownerQueued = 0;
+      release();
+    }
   };
 }
