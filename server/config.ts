@@ -133,7 +133,7 @@ export function loadConfig(env: Env): Config {
     },
     ingest: {
       maxRows: integer(env, "INGEST_MAX_ROWS", 5000),
-      maxWaitMs: integer(env, "INGEST_MAX_WAIT_MS", 20),
+      maxWaitMs: integer(env, "INGEST_MAX_WAIT_MS", 50),
       concurrency: Math.max(1, integer(env, "INGEST_CONCURRENCY", 2)),
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
