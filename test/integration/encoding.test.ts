@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { clip, ffprobeStreams } from "../helpers/media.ts";
+import { BlobErrorCode } from "../../server/storage/blob/blob-store.ts";
 
 // Real engines and a real ffmpeg on a shared 2-core machine: seconds, not milliseconds.
 setDefaultTimeout(90_000);
@@ -212,6 +213,47 @@ describe("encoding", () => {
     const sources = await t.deps.sql`SELECT source_key FROM encode_jobs WHERE video_id = ${video.id} ORDER BY id`;
     expect(await t.deps.blobs.media.head(sources[0]!.source_key)).toBeUndefined();
     expect(await t.deps.blobs.media.head(sources[1]!.source_key)).toBeDefined();
+  });
+});
+
+describe("deleting a video", () => {
+  test("removes its renditions, poster, player bundle, source and unfinished uploads", async () => {
+    const video = await newVideo("Doomed");
+    await upload(video.id, await clip("landscape"));
+    expect((await settle(video.id)).status.status).toBe("ready");
+    // An unfinished resumable upload of the other orientation, one chunk written.
+    const init = await t.call("POST", `/api/v1/videos/${video.id}/upload/init`, { token: ws.token, body: { filename: "p.mp4", size: 9 * 1024 * 1024, mime_type: "video/mp4", orientation: "portrait" } });
+    expect(init.status).toBe(201);
+    const chunk = await t.app.handle(new Request(init.body.upload_url, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+      body: new Uint8Array(8 * 1024 * 1024),
+    }));
+    expect(chunk.status).toBe(200);
+
+    const full = (await get(`/videos/${video.id}`)).body.video;
+    const [row] = await t.deps.sql`SELECT landscape_media FROM videos WHERE id = ${video.id}`;
+    const [session] = await t.deps.sql`SELECT blob_key, blob_handle FROM upload_sessions WHERE video_id = ${video.id} AND state = 'open'`;
+    const media = t.deps.blobs.media;
+    const keys = {
+      playlist: new URL(full.landscape_hls).pathname.replace(/^\/media\//, ""),
+      poster: new URL(full.landscape_thumb).pathname.replace(/^\/media\//, ""),
+      source: row!.landscape_media.source_key as string,
+    };
+    for (const key of Object.values(keys)) expect(await media.head(key)).toBeDefined();
+    expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeDefined();
+    expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeDefined();
+
+    const deleted = await t.call("DELETE", `/api/v1/videos/${video.id}`, { token: ws.token });
+    expect(deleted.status).toBe(200);
+    for (const key of Object.values(keys)) expect(await media.head(key)).toBeUndefined();
+    expect(await Array.fromAsync(media.list(`videos/${video.code}/`))).toEqual([]);
+    expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeUndefined();
+    expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeUndefined();
+    // The unfinished upload is aborted: its handle no longer takes parts.
+    await expect(media.writeChunk(session!.blob_key, session!.blob_handle, 2, new Uint8Array(1024), 1024)).rejects.toMatchObject({ code: BlobErrorCode.NoSuchUpload });
+    const served = await fetch(live(full.landscape_hls));
+    expect(served.status).toBe(404);
   });
 });
 

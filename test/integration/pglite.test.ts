@@ -33,7 +33,7 @@ test("thousands of concurrent, pipelined queries each get their own answer", asy
       i % 2 ? sql<{ n: number; s: string }[]>`SELECT ${i}::int AS n, ${`q${i}`}::text AS s` : sql<{ n: number; s: string }[]>`SELECT ${i}::int + 0 AS n, 'q' || ${i}::text AS s`,
     ),
   );
-  answers.forEach((rows, i) => expect(rows).toEqual([{ n: i, s: `q${i}` }]));
+  answers.forEach((rows, i) => expect([...rows]).toEqual([{ n: i, s: `q${i}` }]));
 }, 60_000);
 
 test("bursts arriving while earlier bursts are still answered each get their own answer", async () => {
@@ -46,7 +46,7 @@ test("bursts arriving while earlier bursts are still answered each get their own
         Array.from({ length: 64 }, async (_, i) => {
           const n = wave * 1000 + i;
           const rows = await sql<{ n: number }[]>`SELECT ${n}::int AS n FROM generate_series(1, ${1 + (i % 3)}) LIMIT 1`;
-          expect(rows).toEqual([{ n }]);
+          expect([...rows]).toEqual([{ n }]);
         }),
       ).then(() => {}),
     );
@@ -66,7 +66,7 @@ test("transactions beside a stream of single queries keep their own writes", asy
   );
   const singles = Array.from({ length: 500 }, (_, i) => sql<{ n: number }[]>`SELECT ${i}::int AS n`);
   expect(await Promise.all(transactions)).toEqual(Array(50).fill(5));
-  (await Promise.all(singles)).forEach((rows, i) => expect(rows).toEqual([{ n: i }]));
+  (await Promise.all(singles)).forEach((rows, i) => expect([...rows]).toEqual([{ n: i }]));
   const [{ total }] = await sql<{ total: number }[]>`SELECT sum(n)::int AS total FROM counters`;
   expect(total).toBe(250);
 }, 60_000);

@@ -75,6 +75,19 @@ export async function updateVideo(
   return row;
 }
 
+export interface VideoFiles {
+  sourceKeys: string[];
+  openUploads: { blob_key: string; blob_handle: string }[];
+}
+
+/** Blob keys a video's upload sessions and encode jobs hold. */
+export async function filesOfVideo(sql: Db, videoId: number): Promise<VideoFiles> {
+  const jobs = await sql<{ source_key: string }[]>`SELECT DISTINCT source_key FROM encode_jobs WHERE video_id = ${videoId}`;
+  const openUploads = await sql<{ blob_key: string; blob_handle: string }[]>`
+    SELECT blob_key, blob_handle FROM upload_sessions WHERE video_id = ${videoId} AND state = 'open'`;
+  return { sourceKeys: jobs.map((j) => j.source_key), openUploads: [...openUploads] };
+}
+
 export async function deleteVideo(sql: Db, workspaceId: number, id: number): Promise<VideoRow | undefined> {
   // The pending draft goes with it (ON DELETE CASCADE on video_drafts).
   const [row]: [VideoRow?] = await sql`DELETE FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`;

@@ -6,6 +6,8 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../settings/groups.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
+import { PUBLIC_PREFIX } from "../encoding/keys.ts";
+import { entryKey } from "../../../compiler/index.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
 
 export const VIDEO_MODEL = "Video";
@@ -178,11 +180,34 @@ export async function duplicateVideo(deps: Deps, workspaceId: number, id: number
 }
 
 export async function deleteVideo(deps: Deps, workspaceId: number, id: number): Promise<void> {
-  await deps.sql.begin(async (tx) => {
-    const row = await repo.deleteVideo(tx, workspaceId, id);
-    if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
-    await enqueueEvent(tx, workspaceId, LifecycleEvents.videoDeleted, { video_id: id });
-  }).finally(() => videoChanged(deps, id));
+  const files = await deps.sql
+    .begin(async (tx) => {
+      // Upload sessions and encode jobs go with the row (ON DELETE CASCADE): note their files first.
+      const files = await repo.filesOfVideo(tx, id);
+      const row = await repo.deleteVideo(tx, workspaceId, id);
+      if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
+      await enqueueEvent(tx, workspaceId, LifecycleEvents.videoDeleted, { video_id: id });
+      return { ...files, code: row.code };
+    })
+    .finally(() => videoChanged(deps, id));
+  await removeFiles(deps, files);
+}
+
+/**
+ * A deleted video's files go too: its public renditions and posters, its player
+ * bundle on both CDN targets, uploaded sources and unfinished uploads. The row is
+ * already gone, so a failure here is logged (the files are orphans, not data).
+ */
+async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }): Promise<void> {
+  const steps: [string, () => Promise<unknown>][] = [
+    ["media", () => deps.blobs.media.deletePrefix(`${PUBLIC_PREFIX}${files.code}/`)],
+    ["player bundle", () => Promise.all([deps.blobs.cdnA.delete(entryKey(files.code)), deps.blobs.cdnB.delete(entryKey(files.code))])],
+    ["sources", () => Promise.all(files.sourceKeys.map((key) => deps.blobs.media.delete(key)))],
+    ["open uploads", () => Promise.all(files.openUploads.map((u) => deps.blobs.media.abortChunked(u.blob_key, u.blob_handle)))],
+  ];
+  for (const [what, step] of steps) {
+    await step().catch((error) => deps.log.warn(`removing a deleted video's ${what} failed`, { code: files.code, error: String(error) }));
+  }
 }
 
 export function settingsOf(row: VideoRow): Settings {
