@@ -6,7 +6,7 @@
 export class Group<In, Out> {
   private pending: { item: In; resolve(out: Out): void; reject(error: unknown): void }[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private running: Promise<void> = Promise.resolve();
+  private busy = false;
 
   constructor(
     private readonly run: (items: In[]) => Promise<Out[]>,
@@ -17,6 +17,9 @@ export class Group<In, Out> {
   add(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
+      // While a statement runs, calls gather for the next one: the busier the
+      // database, the larger (and fewer) the statements.
+      if (this.busy) return;
       if (this.pending.length >= this.maxItems) this.cut();
       else this.timer ??= setTimeout(() => this.cut(), this.maxWaitMs);
     });
@@ -25,16 +28,19 @@ export class Group<In, Out> {
   private cut(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
-    this.running = this.running.then(async () => {
+    if (this.busy || this.pending.length === 0) return;
+    const batch = this.pending.splice(0, this.maxItems);
+    this.busy = true;
+    void (async () => {
       try {
         const out = await this.run(batch.map((b) => b.item));
         batch.forEach((b, i) => b.resolve(out[i]!));
       } catch (error) {
         for (const b of batch) b.reject(error);
+      } finally {
+        this.busy = false;
+        this.cut();
       }
-    });
+    })();
   }
 }
