@@ -48,7 +48,8 @@ const CONTINUED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt
 function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite): void {
   const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
   let owner: number | null = null;
-  let ownerQueued = 0;
+  /** Messages of each connection handed to the queue and not yet answered. */
+  const queued = new Map<number, number>();
   const waiting: (() => void)[] = [];
   const release = () => {
     owner = null;
@@ -58,20 +59,20 @@ function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite): void {
   queue.enqueue = async (handlerId, message, onData) => {
     while (owner !== null && owner !== handlerId) await new Promise<void>((wake) => waiting.push(wake));
     owner = handlerId;
-    ownerQueued++;
+    queued.set(handlerId, (queued.get(handlerId) ?? 0) + 1);
     try {
       return await enqueue(handlerId, message, onData);
     } finally {
-      ownerQueued--;
-      if (ownerQueued === 0 && !CONTINUED.has(message[0]!) && !db.isInTransaction()) release();
+      const left = (queued.get(handlerId) ?? 1) - 1;
+      if (left > 0) queued.set(handlerId, left);
+      else queued.delete(handlerId);
+      // Only the owner gives the session back (a dropped connection's late answers must not).
+      if (owner === handlerId && left === 0 && !CONTINUED.has(message[0]!) && !db.isInTransaction()) release();
     }
   };
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (handlerId) => {
     clear(handlerId);
-    if (owner === handlerId) {
-      ownerQueued = 0;
-      release();
-    }
+    if (owner === handlerId) release();
   };
 }

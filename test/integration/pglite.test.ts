@@ -70,3 +70,23 @@ test("transactions beside a stream of single queries keep their own writes", asy
   const [{ total }] = await sql<{ total: number }[]>`SELECT sum(n)::int AS total FROM counters`;
   expect(total).toBe(250);
 }, 60_000);
+
+test("a connection dropped in the middle of a transaction gives the session back, and its writes are rolled back", async () => {
+  const victim = postgres(pg.url, { max: 1, onnotice: () => {} });
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const abandoned = victim
+    .begin(async (tx) => {
+      await tx`INSERT INTO counters (id, n) VALUES (999, 1)`;
+      entered();
+      await new Promise(() => {}); // never commits
+    })
+    .catch(() => "dropped");
+  await inside;
+  const others = Promise.all(Array.from({ length: 200 }, (_, i) => sql<{ n: number }[]>`SELECT ${i}::int AS n`));
+  await victim.end({ timeout: 0 });
+  expect(await abandoned).toBe("dropped");
+  (await others).forEach((rows, i) => expect([...rows]).toEqual([{ n: i }]));
+  expect([...(await sql`SELECT id FROM counters WHERE id = 999`)]).toEqual([]);
+  expect([...(await sql<{ n: number }[]>`SELECT 1::int AS n`)]).toEqual([{ n: 1 }]);
+}, 30_000);
