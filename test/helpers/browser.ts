@@ -5,13 +5,12 @@
  * plus a recording events host on a local port.
  */
 import { chromium, type Browser } from "playwright-core";
-import * as esbuild from "esbuild";
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CollectBatch, PlayerConfig, TrackBody } from "../../player/types.ts";
-import { buildEntry as buildVideoEntry } from "../../compiler/build.ts";
+import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -58,24 +57,14 @@ export interface PlayerBuild {
   files: string[];
 }
 
-/** The shared core, with the contract's exact esbuild options. */
+/** The shared core, built by the compiler itself and written to `outdir`. */
 export async function buildCore(outdir: string): Promise<PlayerBuild> {
   rmSync(outdir, { recursive: true, force: true });
-  await esbuild.build({
-    entryPoints: [join(ROOT, "player/core.ts")],
-    bundle: true,
-    format: "esm",
-    splitting: true,
-    minify: true,
-    entryNames: "core-[hash]",
-    chunkNames: "chunk-[hash]",
-    outdir,
-    logLevel: "silent",
-  });
-  const files = readdirSync(outdir).filter((f) => f.endsWith(".js"));
-  const core = files.find((f) => f.startsWith("core-"));
-  if (!core) throw new Error("esbuild wrote no core");
-  return { core, files };
+  mkdirSync(outdir, { recursive: true });
+  const build = await coreFor(join(ROOT, "player/core.ts"));
+  const files = build.files.map((f) => f.key.slice("p/".length));
+  for (const [i, f] of build.files.entries()) writeFileSync(join(outdir, files[i]!), f.bytes);
+  return { core: build.coreFile, files };
 }
 
 /** The per-video entry, built by the compiler itself; returns its code. */
