@@ -165,16 +165,7 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
         {(a) => <input {...a} required maxLength={255} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
       </Field>
       <Field id="nv-folder" label="Folder" errors={errs.folder_id}>
-        {(a) => (
-          <select {...a} value={folder} onChange={(e) => setFolder(e.currentTarget.value)}>
-            <option value="">No folder</option>
-            {folders.map((f) => (
-              <option key={f.id} value={String(f.id)}>
-                {f.name}
-              </option>
-            ))}
-          </select>
-        )}
+        {(a) => <FolderSelect attrs={a} folders={folders} none="No folder" value={folder} onChange={setFolder} />}
       </Field>
       <Field id="nv-tags" label="Tags" hint="Comma-separated, each at most 64 characters." errors={errs.tags}>
         {(a) => <input {...a} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
@@ -184,6 +175,20 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
         {busy ? "Creating…" : "Create video"}
       </button>
     </form>
+  );
+}
+
+/** A folder picker; `none` labels the empty choice. */
+function FolderSelect(props: { attrs: Record<string, unknown>; folders: Folder[]; none: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <select {...props.attrs} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+      <option value="">{props.none}</option>
+      {props.folders.map((f) => (
+        <option key={f.id} value={String(f.id)}>
+          {f.name}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -210,16 +215,7 @@ function CreateFolder({ folders, onCreated }: { folders: Folder[]; onCreated: ()
         {(a) => <input {...a} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
       <Field id="nf-parent" label="Inside" errors={errs.parent_id}>
-        {(a) => (
-          <select {...a} value={parent} onChange={(e) => setParent(e.currentTarget.value)}>
-            <option value="">Top level</option>
-            {folders.map((f) => (
-              <option key={f.id} value={String(f.id)}>
-                {f.name}
-              </option>
-            ))}
-          </select>
-        )}
+        {(a) => <FolderSelect attrs={a} folders={folders} none="Top level" value={parent} onChange={setParent} />}
       </Field>
       <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
       <button type="submit" class="secondary" disabled={!name.trim()}>
