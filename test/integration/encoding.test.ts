@@ -32,26 +32,30 @@ afterAll(async () => {
 /** URLs carry PUBLIC_URL; the test server listens on another port. */
 const live = (url: string) => url.replace(BASE, `http://127.0.0.1:${server.port}`);
 
-async function newVideo(title = "Clip"): Promise<{ id: number; code: string }> {
-  const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title } });
+/** The app and workspace a helper talks to: the file's own unless a test brings another. */
+type Target = { app: TestApp; ws: TestWorkspace };
+const own = (): Target => ({ app: t, ws });
+
+async function newVideo(title = "Clip", to: Target = own()): Promise<{ id: number; code: string }> {
+  const res = await to.app.call("POST", "/api/v1/videos", { token: to.ws.token, body: { title } });
   return { id: res.body.video.id, code: res.body.video.code };
 }
 
-async function upload(videoId: number, file: string, orientation = "landscape") {
+async function upload(videoId: number, file: string, orientation = "landscape", to: Target = own()) {
   const form = new FormData();
   form.append("orientation", orientation);
   form.append("file", Bun.file(file), file.split("/").pop()!);
-  const res = await t.app.handle(new Request(`${BASE}/api/v1/videos/${videoId}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form }));
+  const res = await to.app.app.handle(new Request(`${BASE}/api/v1/videos/${videoId}/upload`, { method: "POST", headers: { Authorization: `Bearer ${to.ws.token}` }, body: form }));
   expect(res.status).toBe(202);
   return (await res.json()) as { video: any };
 }
 
 /** Polls the status read until it leaves `processing`; records every progress seen. */
-async function settle(videoId: number, timeoutMs = 45_000): Promise<{ status: any; progress: number[] }> {
+async function settle(videoId: number, timeoutMs = 45_000, to: Target = own()): Promise<{ status: any; progress: number[] }> {
   const progress: number[] = [];
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const res = await t.call("GET", `/api/v1/videos/${videoId}/status`, { token: ws.token });
+    const res = await to.app.call("GET", `/api/v1/videos/${videoId}/status`, { token: to.ws.token });
     for (const o of Object.values(res.body.orientations) as ({ progress: number } | null)[]) if (o) progress.push(o.progress);
     if (res.body.status !== "processing") return { status: res.body, progress };
     await Bun.sleep(100);
@@ -336,17 +340,10 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
   afterAll(() => stopLegacy?.());
 
   test("two encoded rungs in named folders and a master playlist written by the encoder", async () => {
-    const created = await legacy.call("POST", "/api/v1/videos", { token: legacyWs.token, body: { title: "HD" } });
-    const id = created.body.video.id;
-    const form = new FormData();
-    form.append("file", Bun.file(await clip("hd")), "hd.avi");
-    const res = await legacy.app.handle(new Request(`${BASE}/api/v1/videos/${id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${legacyWs.token}` }, body: form }));
-    expect(res.status).toBe(202);
-    let status: any;
-    for (const until = Date.now() + 60_000; Date.now() < until; await Bun.sleep(100)) {
-      status = (await legacy.call("GET", `/api/v1/videos/${id}/status`, { token: legacyWs.token })).body;
-      if (status.status !== "processing") break;
-    }
+    const to = { app: legacy, ws: legacyWs };
+    const { id } = await newVideo("HD", to);
+    await upload(id, await clip("hd"), "landscape", to);
+    const { status } = await settle(id, 60_000, to);
     expect(status.orientations.landscape).toEqual({ status: "ready", progress: 100, error: null });
     const [row] = await legacy.deps.sql`SELECT landscape_media, landscape_hls FROM videos WHERE id = ${id}`;
     expect(row!.landscape_media.renditions).toEqual([
