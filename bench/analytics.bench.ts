@@ -51,7 +51,7 @@ try {
     // video 1; the rest are spread over videos 2..VIDEOS.
     await ch.command({
       query: `
-INSERT INTO events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
 SELECT {ws:UInt64}, video, concat('video-', toString(video)),
   multiIf(p = 0, 'play', p = 1, 'startup', p <= 6, 'watched', p = 7, 'milestone', p = 8, if(s % 2 = 0, 'pause', 'seek'), s % 3 = 0, 'ended', 'rebuffer') AS et,
   '', '', lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)),

@@ -1,7 +1,9 @@
 /**
- * The ingest pipeline of one process: a batcher per ClickHouse table and the
- * ingest counters. Built lazily per `Deps` and drained by `stopIngest` before
- * the engines close (server/main.ts), so SIGTERM loses nothing acknowledged.
+ * The ingest pipeline of one process: a batcher per ClickHouse table (player
+ * events go to `player_events`, which feeds `events` and the analytics view;
+ * custom events and conversions go to `events`) and the ingest counters. Built
+ * lazily per `Deps` and drained by `stopIngest` before the engines close
+ * (server/main.ts), so SIGTERM loses nothing acknowledged.
  */
 import type { Deps } from "../deps.ts";
 import { Batcher } from "./batcher.ts";
@@ -27,7 +29,10 @@ export interface EventRow extends Record<string, unknown> {
 }
 
 export interface Ingest {
+  /** Custom events and conversions. */
   events: Batcher<EventRow>;
+  /** The player's events (0004_player_events.sql): land in `events` and keep the analytics slots. */
+  playerEvents: Batcher<EventRow>;
   counters: IngestCounters;
   stop(): Promise<void>;
 }
@@ -40,6 +45,7 @@ export function ingestFor(deps: Deps): Ingest {
   if (ingest) return ingest;
   const { maxRows, maxWaitMs, concurrency } = deps.config.ingest;
   const events = new Batcher<EventRow>(deps.ch, "events", { maxRows, maxWaitMs, concurrency });
+  const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", { maxRows, maxWaitMs, concurrency });
   const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
@@ -47,11 +53,12 @@ export function ingestFor(deps: Deps): Ingest {
   let stopping: Promise<void> | undefined;
   ingest = {
     events,
+    playerEvents,
     counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(timer);
-        await events.stop();
+        await Promise.all([events.stop(), playerEvents.stop()]);
         await counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) }));
         await counterRows.stop();
       })();

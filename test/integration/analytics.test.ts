@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { insertEventRows } from "../helpers/event-rows.ts";
 
 let now = Date.parse("2026-11-20T12:00:00Z");
 let t: TestApp;
@@ -29,10 +30,9 @@ interface Row {
 }
 
 export async function insertEvents(app: TestApp, workspaceId: number, rows: Row[]): Promise<void> {
-  await app.deps.ch.insert({
-    table: "events",
-    format: "JSONEachRow",
-    values: rows.map((r, i) => ({
+  await insertEventRows(
+    app.deps.ch,
+    rows.map((r, i) => ({
       workspace_id: workspaceId,
       video_id: r.video_id,
       video_code: `code-${r.video_id}`,
@@ -47,7 +47,7 @@ export async function insertEvents(app: TestApp, workspaceId: number, rows: Row[
       properties: r.properties ?? {},
       created_at: r.at.replace("T", " ").replace("Z", ""),
     })),
-  });
+  );
 }
 
 /** A watched range [from, to) of a 100 s video. */

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { insertEventRows } from "../helpers/event-rows.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
 import { processNextExport, sweepExpiredExports } from "../../server/modules/exports/service.ts";
@@ -19,11 +20,10 @@ let v2: number;
 let vBig: number;
 let foreign: number;
 
-const ch = (rows: Record<string, unknown>[], workspaceId: number) =>
-  t.deps.ch.insert({
-    table: "events",
-    format: "JSONEachRow",
-    values: rows.map((r, i) => ({
+const ch = (rows: (Record<string, unknown> & { event_type: string })[], workspaceId: number) =>
+  insertEventRows(
+    t.deps.ch,
+    rows.map((r, i) => ({
       workspace_id: workspaceId,
       video_code: "c",
       event: "",
@@ -36,7 +36,7 @@ const ch = (rows: Record<string, unknown>[], workspaceId: number) =>
       properties: {},
       ...r,
     })),
-  });
+  );
 
 async function video(ws: TestWorkspace, title: string): Promise<number> {
   const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title } });
@@ -227,7 +227,7 @@ describe("files", () => {
 
   test("a large events export reaches the blob store as a stream of bounded chunks", async () => {
     await t.deps.ch.command({
-      query: `INSERT INTO events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+      query: `INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
         SELECT {ws:UInt64}, {video:UInt64}, 'big', 'watched', '', toString(number), concat('s', toString(number % 1000)), '', 1, number % 600, NULL, map(),
           toDateTime64('2026-11-10 00:00:00', 3, 'UTC') + toIntervalSecond(number * 7)
         FROM numbers(30000)`,

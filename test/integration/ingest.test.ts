@@ -118,6 +118,38 @@ describe("group commit", () => {
   }, 30_000);
 });
 
+describe("tables", () => {
+  test("custom events go to a table no view runs on; player events reach `events` and the analytics slots through `player_events`", async () => {
+    const tables = (await (await t.deps.ch.query({ query: "SELECT name, engine, dependencies_table FROM system.tables WHERE database = currentDatabase()", format: "JSONEachRow" })).json()) as {
+      name: string;
+      engine: string;
+      dependencies_table: string[];
+    }[];
+    const byName = new Map(tables.map((row) => [row.name, row]));
+    expect(byName.get("events")!.dependencies_table).toEqual([]);
+    expect(byName.get("player_events")!.engine).toBe("Null");
+    expect([...byName.get("player_events")!.dependencies_table].sort()).toEqual(["analytics_session_slots_from_player_events", "player_events_to_events"]);
+    expect(byName.has("analytics_session_slots_mv")).toBe(false);
+
+    const session = "slots-" + crypto.randomUUID();
+    const row = (event_type: string, extra: Record<string, unknown> = {}) => ({
+      workspace_id: ws.id, video_id: 77, video_code: "v77", event_type, event: "", event_id: crypto.randomUUID(), session_code: session, device_id: "d1",
+      watch_seconds: 0, video_time: 0, value: null, properties: {}, created_at: "2026-11-20 10:00:00.000", viewer_id: 0, ...extra,
+    });
+    await ingestFor(t.deps).playerEvents.add([row("play"), row("watched", { video_time: 5, watch_seconds: 20 })]);
+    await ingestFor(t.deps).events.add([row("custom", { event: "signup" })]);
+    expect(await countWhere("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session })).toBe(3);
+    const slots = (await (
+      await t.deps.ch.query({
+        query: "SELECT max(played) AS played, sum(watched_s) AS watched, groupArrayArray(ranges) AS ranges FROM analytics_session_slots WHERE workspace_id = {w:UInt64} AND session_hash = cityHash64({s:String})",
+        query_params: { w: ws.id, s: session },
+        format: "JSONEachRow",
+      })
+    ).json()) as { played: number; watched: number; ranges: [number, number][] }[];
+    expect(slots).toEqual([{ played: 1, watched: 20, ranges: [[5, 25]] }]);
+  });
+});
+
 describe("crash safety", () => {
   const dirs: string[] = [];
   const drops: (() => Promise<void>)[] = [];

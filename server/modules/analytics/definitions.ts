@@ -28,7 +28,7 @@
  *
  * Where the rules run: the per-session facts behind play, unique play, completion, watch
  * time, bounce and retention (the event types and the session key below) are computed at
- * insert time by the materialized view in server/storage/clickhouse/0003_analytics.sql
+ * insert time by the materialized view on `player_events` (server/storage/clickhouse/0004_player_events.sql)
  * into `analytics_session_slots` (one row per session per 15-minute slot); the reads in
  * queries.ts combine those rows. The constants here and that SQL must change together.
  * Sessions and devices are told apart by 64-bit hashes of their codes there (a collision

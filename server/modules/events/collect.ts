@@ -1,5 +1,6 @@
 /**
  * The player's beacons (`POST /v1/collect`): one `events` row per player event
+ * (written through `player_events`, which also keeps the analytics slots)
  * (one per watched range for heartbeats), the session and device made known
  * viewers, and the player-driven webhook events written to the outbox.
  *
@@ -49,7 +50,7 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
   const now = deps.clock.now();
   const rows: EventRow[] = [];
   for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now));
-  await ingestFor(deps).events.add(rows);
+  await ingestFor(deps).playerEvents.add(rows);
 
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
   const webhooks = body.events.filter((e) => PLAYER_WEBHOOKS[e.type]);

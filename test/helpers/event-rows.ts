@@ -1,0 +1,16 @@
+/**
+ * Writes event rows straight into ClickHouse the way the server does: player
+ * events through `player_events` (which feeds `events` and the analytics
+ * slots), custom events and conversions into `events`.
+ */
+import type { Ch } from "../../server/storage/clickhouse.ts";
+import { PLAYER_EVENT_TYPES } from "../../server/modules/events/model.ts";
+
+const PLAYER = new Set<string>(PLAYER_EVENT_TYPES);
+
+export async function insertEventRows(ch: Ch, rows: (Record<string, unknown> & { event_type: string })[]): Promise<void> {
+  const player = rows.filter((r) => PLAYER.has(r.event_type));
+  const other = rows.filter((r) => !PLAYER.has(r.event_type));
+  if (player.length) await ch.insert({ table: "player_events", format: "JSONEachRow", values: player });
+  if (other.length) await ch.insert({ table: "events", format: "JSONEachRow", values: other });
+}
