@@ -15,10 +15,13 @@
  *
  * Run: `node_modules/.bin/bun bench/ingest.bench.ts` (or `npm run bench ingest`).
  * BENCH_SECONDS (POST window, default 8), BENCH_CONNECTIONS (default 1024: an
- * endpoint that answers after the write serves at most connections / latency).
+ * endpoint that answers after the write serves at most connections / latency),
+ * BENCH_DATABASE_URL (a PostgreSQL server instead of the embedded one),
+ * BENCH_SERVER_FLAGS (extra `bun` flags for the server, e.g. `--cpu-prof`).
+ * Besides the table it reports the server's CPU per event, by thread.
  * Targets (issue 5): ratio >= 0.5 and >= 20,000 events/s.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { report } from "./lib/report.ts";
@@ -232,13 +235,13 @@ async function load(spec: LoadSpec): Promise<LoadOut> {
 const dataDir = await mkdtemp(join(tmpdir(), "frameline-ingest-bench-"));
 const port = freePort();
 const barePort = freePort();
-const server = Bun.spawn([process.execPath, join(ROOT, "server", "main.ts")], {
+const server = Bun.spawn([process.execPath, ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(" ") : []), join(ROOT, "server", "main.ts")], {
   env: {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
     LOG_LEVEL: "warn",
-    DATABASE_URL: "",
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
     CLICKHOUSE_URL: "",
     IN_PROCESS_WORKERS: "0",
     // The limiters stay on; only their ceilings are raised so the load is measured, not refused.
@@ -281,7 +284,14 @@ try {
   await load(spec(`http://127.0.0.1:${barePort}/`, 1));
   const warm = await load(spec(`${url}/v1/event`, 2));
   const b = await load(spec(`http://127.0.0.1:${barePort}/`, SECONDS));
+  const threadsBefore = await threadCpu(server.pid);
   const o = await load(spec(`${url}/v1/event`, SECONDS));
+  const threadsAfter = await threadCpu(server.pid);
+  // Server CPU per acknowledged event, by thread name (main JS thread, chDB's pools, the embedded Postgres worker).
+  const cpuByThread = new Map<string, number>();
+  for (const [tid, { name, seconds }] of threadsAfter) cpuByThread.set(name, (cpuByThread.get(name) ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0));
+  const perEvent = (seconds: number) => Math.round((seconds * 1e6) / o.ok2xx);
+  const serverCpuPerEvent = perEvent([...cpuByThread.values()].reduce((a, b) => a + b, 0));
 
   // SIGTERM drains the batchers; then a separate process opens the chDB and counts.
   server.kill("SIGTERM");
@@ -307,6 +317,9 @@ try {
     {
       ratio: Number(ratio.toFixed(3)),
       events_per_second: Math.round(eps),
+      // Includes the tail of health checks and whatever merges ClickHouse runs meanwhile.
+      server_cpu_us_per_event: serverCpuPerEvent,
+      server_cpu_us_per_event_by_thread: Object.fromEntries([...cpuByThread].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, seconds]) => [name, perEvent(seconds)])),
       clickhouse_rows: rows,
       answered_2xx: answered2xx,
       rows_equal_2xx: rows === answered2xx,
@@ -324,6 +337,20 @@ try {
   bare.kill();
   await bare.exited;
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/** CPU seconds (user + system) each thread of a process has used so far, from Linux's /proc (empty elsewhere). */
+async function threadCpu(pid: number): Promise<Map<string, { name: string; seconds: number }>> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  const tids = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  for (const tid of tids) {
+    const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`).text().catch(() => "");
+    if (!stat) continue;
+    const name = tid === String(pid) ? "main (JS)" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    out.set(tid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+  }
+  return out;
 }
 
 /** The Default workspace's code, read through the operator API with the generated admin key. */
