@@ -6,7 +6,7 @@
 import type { TObject } from "@sinclair/typebox";
 import type { Deps } from "../../deps.ts";
 import { ApiError, Errors } from "../../errors.ts";
-import { consume, type RateLimitRule } from "../../http/rate-limit.ts";
+import { consume, consumeNow, type RateLimitRule } from "../../http/rate-limit.ts";
 import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
@@ -53,8 +53,10 @@ const verifications = new SingleFlight<Auth>();
 export async function authorizeEvents(deps: Deps, request: Request, credential: string | undefined, scope: Scope): Promise<Auth> {
   let auth: Auth;
   try {
-    // A cold burst with one token is one lookup, not hundreds (the cache fills from the first).
-    auth = credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events");
+    // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
+    auth =
+      (credential && deps.tokens.cached(credential, "events")) ||
+      (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
   } catch (error) {
     throw toEventsShape(error);
   }
@@ -84,11 +86,12 @@ export function clientIp(deps: Deps, request: Request, server: SocketInfo | null
   return server?.requestIP?.(request)?.address ?? "unknown";
 }
 
-/** Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's shape. */
+/** Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's shape. A store that counts locally answers without awaiting. */
 export async function limit(deps: Deps, set: { headers: Record<string, string | number> }, checks: { key: string; rule: RateLimitRule }[]): Promise<void> {
+  const now = deps.clock.now();
   for (const { key, rule } of checks) {
     try {
-      const { headers } = await consume(deps.rateLimits, key, rule, deps.clock.now());
+      const { headers } = consumeNow(deps.rateLimits, key, rule, now) ?? (await consume(deps.rateLimits, key, rule, now));
       Object.assign(set.headers, headers);
     } catch (error) {
       throw toEventsShape(error);
