@@ -40,7 +40,7 @@ export class Batcher<Row extends Record<string, unknown>> {
   constructor(
     private readonly ch: Ch,
     readonly table: string,
-    private readonly options: BatcherOptions = { maxRows: 5000, maxWaitMs: 20, concurrency: 2 },
+    private readonly options: BatcherOptions = { maxRows: 5000, maxWaitMs: 50, concurrency: 1 },
   ) {}
 
   /** Resolves once `rows` are inserted; rejects when their INSERT failed. */
