@@ -75,7 +75,12 @@ export async function stopIngest(deps: Deps): Promise<void> {
   await pipelines.get(deps)?.stop();
 }
 
-/** ClickHouse DateTime64(3) text for a JS time. */
+let lastMs = NaN;
+let lastText = "";
+
+/** ClickHouse DateTime64(3) text for a JS time (under load many events share a millisecond: the last text is reused). */
 export function chTime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 23).replace("T", " ");
+  if (ms === lastMs) return lastText;
+  lastMs = ms;
+  return (lastText = new Date(ms).toISOString().slice(0, 23).replace("T", " "));
 }
