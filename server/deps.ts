@@ -96,7 +96,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   if (!sql) {
     let url = config.databaseUrl;
     if (!url) {
-      const embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"));
+      const embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"), (message) => log.error("embedded Postgres stopped", { error: message }));
       closers.push(embedded.stop);
       url = embedded.url;
     }

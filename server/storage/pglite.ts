@@ -12,7 +12,8 @@ export interface EmbeddedPostgres {
 
 type WorkerAnswer = { url: string } | { error: string } | { stopped: true };
 
-export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgres> {
+/** `onCrash` hears of an error that ends the database's thread after it started (queries then fail to connect). */
+export async function startEmbeddedPostgres(dir: string, onCrash: (message: string) => void = (m) => console.error(`embedded Postgres stopped: ${m}`)): Promise<EmbeddedPostgres> {
   const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url).href);
   const next = () =>
     new Promise<WorkerAnswer>((resolve, reject) => {
@@ -37,6 +38,7 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgr
     worker.terminate();
     throw new Error(`embedded Postgres did not start: ${"error" in answer ? answer.error : "no answer"}`);
   }
+  worker.addEventListener("error", (event) => onCrash(event.message));
   // The database never holds the process open by itself: whoever started it stops it.
   (worker as Worker & { unref(): void }).unref();
   let stopping: Promise<void> | undefined;
