@@ -37,7 +37,7 @@ export interface Config {
   /** Events host limits (SPEC.md "Limits"). */
   eventLimits: { perWorkspacePerMinute: number; perIpPerMinute: number; browserConversionPerIpPerMinute: number };
   /** Group commit of the ingest batchers (DESIGN.md "Ingest"). */
-  ingest: { maxRows: number; maxWaitMs: number; concurrency: number };
+  ingest: { maxRows: number; maxWaitMs: number; concurrency: number; gatherMs: number };
   /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
   trustProxy: boolean;
   /** Uploads and encoding (SPEC.md "Uploads", "Limits"). */
@@ -137,6 +137,7 @@ export function loadConfig(env: Env): Config {
       // One INSERT in flight per table: the rows that arrive meanwhile make the next one larger, and
       // on a busy machine fewer, larger INSERTs cost ClickHouse less CPU than overlapping ones.
       concurrency: Math.max(1, integer(env, "INGEST_CONCURRENCY", 1)),
+      gatherMs: integer(env, "INGEST_GATHER_MS", 8),
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
     media: {

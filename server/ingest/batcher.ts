@@ -1,12 +1,14 @@
 /**
  * Group commit into one ClickHouse table (DESIGN.md "Ingest"): rows collect
  * until a few thousand are waiting or a few tens of milliseconds have passed,
- * then go in one INSERT. When an INSERT slot is free the waiting rows go at
- * once (after the current tick, so a burst shares one INSERT): batches grow
- * with load instead of every request paying the full wait. `add` resolves only after the INSERT that carried its
- * rows succeeded, so an acknowledged row is on disk; a failed INSERT rejects
- * every waiter of that batch (the caller answers 500 WRITE_FAILED and the client
- * retries), nothing is dropped silently.
+ * then go in one INSERT. An idle batcher sends at once (after the current tick,
+ * so a burst shares one INSERT); when a busy one's INSERT returns, the rows that
+ * waited for it go after a short gathering pause, so under load INSERTs are
+ * fewer and larger (each costs ClickHouse a part to write and later merge)
+ * while a quiet request never pays the full wait. `add` resolves only after the
+ * INSERT that carried its rows succeeded, so an acknowledged row is on disk; a
+ * failed INSERT rejects every waiter of that batch (the caller answers 500
+ * WRITE_FAILED and the client retries), nothing is dropped silently.
  */
 import type { Ch } from "../storage/clickhouse.ts";
 
@@ -17,6 +19,8 @@ export interface BatcherOptions {
   maxWaitMs: number;
   /** INSERTs allowed in flight at once; more batches wait their turn. */
   concurrency: number;
+  /** After an INSERT returns, rows that waited for it wait this much longer for company (0: go at once). */
+  gatherMs?: number;
 }
 
 interface Pending<Row> {
@@ -33,6 +37,8 @@ export class BatcherStoppedError extends Error {
 export class Batcher<Row extends Record<string, unknown>> {
   private pending: Pending<Row> = { rows: [], waiters: [] };
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (ms since the epoch). */
+  private deadline = Infinity;
   private inFlight = new Set<Promise<void>>();
   private queue: Pending<Row>[] = [];
   private stopped = false;
@@ -40,7 +46,7 @@ export class Batcher<Row extends Record<string, unknown>> {
   constructor(
     private readonly ch: Ch,
     readonly table: string,
-    private readonly options: BatcherOptions = { maxRows: 5000, maxWaitMs: 50, concurrency: 1 },
+    private readonly options: BatcherOptions = { maxRows: 5000, maxWaitMs: 50, concurrency: 1, gatherMs: 0 },
   ) {}
 
   /** Resolves once `rows` are inserted; rejects when their INSERT failed. */
@@ -52,8 +58,8 @@ export class Batcher<Row extends Record<string, unknown>> {
       for (const row of rows) pending.rows.push(row);
       pending.waiters.push({ resolve, reject });
       if (pending.rows.length >= this.options.maxRows) this.cut();
-      else if (this.inFlight.size < this.options.concurrency && this.queue.length === 0) this.cutSoon();
-      else this.timer ??= setTimeout(() => this.cut(), this.options.maxWaitMs);
+      else if (this.inFlight.size < this.options.concurrency && this.queue.length === 0 && !this.timer) this.cutSoon();
+      else if (!this.timer) this.cutWithin(this.options.maxWaitMs);
     });
   }
 
@@ -86,9 +92,19 @@ export class Batcher<Row extends Record<string, unknown>> {
     });
   }
 
+  /** Cuts in `ms` at the latest (an earlier deadline stands). */
+  private cutWithin(ms: number): void {
+    const at = Date.now() + ms;
+    if (at >= this.deadline) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.deadline = at;
+    this.timer = setTimeout(() => this.cut(), ms);
+  }
+
   private cut(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.deadline = Infinity;
     if (this.pending.rows.length === 0) return;
     this.queue.push(this.pending);
     this.pending = { rows: [], waiters: [] };
@@ -100,8 +116,12 @@ export class Batcher<Row extends Record<string, unknown>> {
       const batch = this.queue.shift()!;
       const write = this.write(batch).finally(() => {
         this.inFlight.delete(write);
-        // A slot is free: whatever waited for it goes now rather than at its timer.
-        if (this.queue.length === 0 && this.pending.rows.length > 0) this.cut();
+        // A slot is free: whatever waited for it goes after the gathering pause (or its own deadline, if sooner).
+        if (this.queue.length === 0 && this.pending.rows.length > 0) {
+          const gatherMs = this.options.gatherMs ?? 0;
+          if (gatherMs > 0) this.cutWithin(gatherMs);
+          else this.cut();
+        }
         this.pump();
       });
       this.inFlight.add(write);

@@ -43,9 +43,9 @@ const COUNTER_FLUSH_MS = 10_000;
 export function ingestFor(deps: Deps): Ingest {
   let ingest = pipelines.get(deps);
   if (ingest) return ingest;
-  const { maxRows, maxWaitMs, concurrency } = deps.config.ingest;
-  const events = new Batcher<EventRow>(deps.ch, "events", { maxRows, maxWaitMs, concurrency });
-  const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", { maxRows, maxWaitMs, concurrency });
+  const options = deps.config.ingest;
+  const events = new Batcher<EventRow>(deps.ch, "events", options);
+  const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", options);
   const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);

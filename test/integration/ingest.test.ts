@@ -7,7 +7,8 @@ import { getEngines } from "../helpers/engines.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createDeps } from "../../server/deps.ts";
 import { createApp } from "../../server/app.ts";
-import { ingestFor, stopIngest } from "../../server/ingest/index.ts";
+import { ingestFor, stopIngest, type EventRow } from "../../server/ingest/index.ts";
+import { Batcher } from "../../server/ingest/batcher.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
@@ -64,6 +65,44 @@ describe("group commit", () => {
     await stopIngest(deps);
   }, 60_000);
 
+  test("an idle batcher sends at once; rows that waited for a busy INSERT go together after the gathering pause", async () => {
+    const engines = await getEngines();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const inserts: { at: number; rows: number }[] = [];
+    // The real chDB client, recording each INSERT; the first one is held back until released.
+    const ch = new Proxy(engines.ch, {
+      get(target, prop, receiver) {
+        if (prop === "insert")
+          return async (params: { values: unknown[] }) => {
+            inserts.push({ at: performance.now(), rows: params.values.length });
+            if (inserts.length === 1) await held;
+            return target.insert(params as never);
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const batcher = new Batcher<EventRow>(ch, "events", { maxRows: 10_000, maxWaitMs: 5_000, concurrency: 1, gatherMs: 80 });
+    const batch = crypto.randomUUID();
+    const row = (i: number): EventRow => ({
+      workspace_id: ws.id, video_id: 0, video_code: "", event_type: "custom", event: "gathered", event_id: "", session_code: "", device_id: "",
+      watch_seconds: 0, video_time: 0, value: null, properties: { batch, i: String(i) }, created_at: "2026-11-20 10:00:00.000", viewer_id: 0,
+    });
+    const first = batcher.add([row(0)]);
+    for (let i = 0; i < 50 && inserts.length === 0; i++) await Bun.sleep(5);
+    expect(inserts).toHaveLength(1);
+    const rest = [1, 2, 3, 4, 5].map((i) => batcher.add([row(i)]));
+    await Bun.sleep(20);
+    release();
+    await first;
+    const firstDone = performance.now();
+    await Promise.all(rest);
+    expect(inserts.map((i) => i.rows)).toEqual([1, 5]);
+    expect(inserts[1]!.at - firstDone).toBeGreaterThanOrEqual(70);
+    expect(await countWhere("properties['batch'] = {b:String}", { b: batch })).toBe(6);
+    await batcher.stop();
+  });
+
   test("a ClickHouse outage answers 500 WRITE_FAILED, and the event_id is free for the retry", async () => {
     const engines = await getEngines();
     const dead = createClient({ url: "http://127.0.0.1:1", request_timeout: 2000 });
@@ -94,7 +133,7 @@ describe("group commit", () => {
       },
     });
     const base = loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" });
-    const deps = await createDeps({ ...base, ingest: { maxRows: 100_000, maxWaitMs: 60_000, concurrency: 1 } }, { sql: engines.sql, ch });
+    const deps = await createDeps({ ...base, ingest: { maxRows: 100_000, maxWaitMs: 60_000, concurrency: 1, gatherMs: 60_000 } }, { sql: engines.sql, ch });
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const batch = crypto.randomUUID();
     const post = (i: number) =>
