@@ -11,7 +11,9 @@ const deps = await createDeps(config);
 const adminKey = await resolveAdminKey(config);
 const firstStart = await ensureDefaultWorkspace(deps);
 const stopWorkers = config.inProcessWorkers ? startWorkers(deps) : async () => {};
-const app = createApp(deps, { adminKey: adminKey.key }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: 3000 * 1024 * 1024 });
+// Bun's development mode (on unless NODE_ENV=production) renders its own error pages and costs
+// about a sixth of the CPU of a small request; the errors plugin answers every error in the spec's shape.
+const app = createApp(deps, { adminKey: adminKey.key }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: 3000 * 1024 * 1024, development: false });
 
 const lines = [`Frameline is listening on ${config.publicUrl}`, `  Postgres:   ${config.databaseUrl ? "server (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}/postgres`}`];
 lines.push(`  ClickHouse: ${config.clickhouseUrl ? "server (CLICKHOUSE_URL)" : `embedded chDB in ${config.dataDir}/clickhouse`}`);
