@@ -26,16 +26,26 @@ export function startEncoder(deps: Deps, opts: EncoderOptions = {}): () => Promi
   const stopping = new AbortController();
   const inFlight = new Map<number, AbortController>();
   let wake: (() => void) | undefined;
-  const onJob = () => wake?.();
+  // A job queued while every slot is busy claiming must not wait for the next poll.
+  let queuedMeanwhile = false;
+  const onJob = () => {
+    queuedMeanwhile = true;
+    wake?.();
+  };
   encoderSignal.addEventListener("job", onJob);
 
   const idle = () =>
     new Promise<void>((resolve) => {
+      if (queuedMeanwhile) {
+        queuedMeanwhile = false;
+        return resolve();
+      }
       const timer = setTimeout(done, pollMs);
       function done() {
         clearTimeout(timer);
         stopping.signal.removeEventListener("abort", done);
         if (wake === done) wake = undefined;
+        queuedMeanwhile = false;
         resolve();
       }
       wake = done;

@@ -18,15 +18,25 @@ export function startExportBuilder(deps: Deps, opts: ExportBuilderOptions = {}):
   const sweepEveryMs = opts.sweepEveryMs ?? 10 * 60_000;
   let stopping = false;
   let wake: (() => void) | undefined;
+  // An export queued while the builder is busy (not sleeping) must not wait for the next poll.
+  let queuedMeanwhile = false;
   let lastSweep = 0;
-  const unsubscribe = onExportQueued(deps, () => wake?.());
+  const unsubscribe = onExportQueued(deps, () => {
+    queuedMeanwhile = true;
+    wake?.();
+  });
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (queuedMeanwhile) {
+        queuedMeanwhile = false;
+        return resolve();
+      }
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wake = undefined;
+        queuedMeanwhile = false;
         resolve();
       }
       wake = done;
