@@ -36,15 +36,13 @@ export function rejectUnknownFields(schema: TObject) {
 export function parseTextJson({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> | undefined {
   // Not async: the JSON bodies of the hot paths pass through without a promise.
   if (!contentType.startsWith("text/plain")) return undefined;
-  return request.text().then(
-    (text) => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw Errors.eventsInvalidPayload("The body is not valid JSON.");
-      }
-    },
-  );
+  return request.text().then((text) => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw Errors.eventsInvalidPayload("The body is not valid JSON.");
+    }
+  });
 }
 
 /**
@@ -59,9 +57,8 @@ export async function authorizeEvents(deps: Deps, request: Request, credential: 
   let auth: Auth;
   try {
     // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
-    auth =
-      (credential && deps.tokens.cached(credential, "events")) ||
-      (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
+    const cached = credential ? deps.tokens.cached(credential, "events") : undefined;
+    auth = cached ?? (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
   } catch (error) {
     throw toEventsShape(error);
   }
