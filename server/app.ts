@@ -7,6 +7,7 @@ import { openapi } from "@elysiajs/openapi";
 import { join } from "node:path";
 import type { Deps } from "./deps.ts";
 import { errorsPlugin } from "./http/errors-plugin.ts";
+import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./modules/admin/index.ts";
 import { foldersModule } from "./modules/folders/index.ts";
 import { videosModule } from "./modules/videos/index.ts";
@@ -35,7 +36,7 @@ export function createApp(deps: Deps, options: AppOptions) {
   const api = new Elysia({ prefix: "/api/v1" }).use(videosModule(deps)).use(foldersModule(deps)).use(settingsModule(deps)).use(playlistsModule(deps)).use(webhooksModule(deps)).use(automationModule(deps)).use(conversionsModule(deps)).use(uploadsModule(deps)).use(analyticsModule(deps)).use(exportsModule(deps));
 
   return new Elysia()
-    .use(errorsPlugin(deps.log))
+    .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
     .get("/health", () => ({ ok: true }), { detail: { hide: true } })
     // The docs page loads its UI from this process, so it works offline.
     .get("/api/v1/docs/scalar.js", () => new Response(Bun.file(SCALAR_BUNDLE), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } }), {

@@ -54,33 +54,31 @@ function isEventsHost(request: Request): boolean {
 /** The events host's browser paths answer cross-origin pages, errors included. */
 const CORS_PATHS = new Set(["/v1/track", "/v1/collect", "/v1/conversion"]);
 
-function render(error: ApiError, set: { status?: number | string; headers: Record<string, string | number> }) {
-  set.status = error.status;
-  Object.assign(set.headers, error.headers);
-  return error.body;
+export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiError) => void = () => {}) {
+  return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    const refusal = toApiError(log, code, error, request);
+    onRefused(request, refusal);
+    if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
+    set.status = refusal.status;
+    Object.assign(set.headers, refusal.headers);
+    return refusal.body;
+  });
 }
 
-export function errorsPlugin(log: Log) {
-  return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
-    if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
-    if (error instanceof ApiError) return render(error, set);
-    // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
-    if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {
-      const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
-      if (isEventsHost(request)) {
-        const first = all[0];
-        return render(Errors.eventsInvalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload."), set);
-      }
-      return render(validationFromElysia(all, unnamedField(error, request)), set);
+function toApiError(log: Log, code: string | number, error: unknown, request: Request): ApiError {
+  if (error instanceof ApiError) return error;
+  // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
+  if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {
+    const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
+    if (isEventsHost(request)) {
+      const first = all[0];
+      return Errors.eventsInvalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload.");
     }
-    if (code === "PARSE") {
-      const bad = isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
-      return render(bad, set);
-    }
-    if (code === "NOT_FOUND") return render(Errors.routeNotFound(), set);
-    const requestId = crypto.randomUUID();
-    log.error("unhandled error", { request_id: requestId, path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    set.status = 500;
-    return { error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId } };
-  });
+    return validationFromElysia(all, unnamedField(error, request));
+  }
+  if (code === "PARSE") return isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
+  if (code === "NOT_FOUND") return Errors.routeNotFound();
+  const requestId = crypto.randomUUID();
+  log.error("unhandled error", { request_id: requestId, path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new ApiError(500, { error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId } });
 }

@@ -1,35 +1,32 @@
 /**
- * Counts every events-host answer once, after it is sent: 2xx as accepted (or
- * deduplicated when the handler said so), anything else as rejected with the
- * error code as reason.
+ * Counts every answer of the events host's write paths once: the handlers count
+ * what they accepted (or answered from an earlier event_id), the errors plugin
+ * counts every refusal with its error code as the reason (it renders all of
+ * them, bodies that did not parse or validate included).
  */
 import type { Deps } from "../deps.ts";
+import type { ApiError } from "../errors.ts";
+import { pathOf } from "../http/params.ts";
 import { ingestFor } from "./index.ts";
 import { Outcomes } from "./counters.ts";
 
-const deduplicated = new WeakSet<Request>();
-const rejected = new WeakMap<Request, string>();
+const COUNTED_PATHS = new Set(["/v1/event", "/v1/track", "/v1/collect", "/v1/conversion"]);
 
-/** Remembers why a request failed (the rendered error body is not visible after the response). */
-export function markRejected<E>(request: Request, error: E): E {
-  const body = (error as { body?: { error?: unknown } } | null)?.body;
-  const code = body?.error;
-  if (typeof code === "string") rejected.set(request, code);
-  else if (typeof code === "object" && code !== null && typeof (code as { code?: unknown }).code === "string") rejected.set(request, (code as { code: string }).code);
-  return error;
+export function countAccepted(deps: Deps, path: string, deduplicated = false): void {
+  ingestFor(deps).counters.count(path, deduplicated ? Outcomes.deduplicated : Outcomes.accepted);
 }
 
-export function markDeduplicated(request: Request): void {
-  deduplicated.add(request);
+/** For the errors plugin: a refused POST to a counted path, counted under its error code. */
+export function countRefused(deps: Deps, request: Request, error: ApiError): void {
+  if (request.method !== "POST") return;
+  const path = pathOf(request.url);
+  if (COUNTED_PATHS.has(path)) ingestFor(deps).counters.count(path, Outcomes.rejected, codeOf(error));
 }
 
-export function countAnswer(deps: Deps, path: string) {
-  return ({ request, set }: { request: Request; set: { status?: number | string } }) => {
-    if (request.method === "OPTIONS") return;
-    const status = typeof set.status === "number" ? set.status : Number(set.status ?? 200) || 200;
-    const counters = ingestFor(deps).counters;
-    if (status < 400) counters.count(path, deduplicated.has(request) ? Outcomes.deduplicated : Outcomes.accepted);
-    // No mark: the body failed parsing or validation before any handler ran.
-    else counters.count(path, Outcomes.rejected, rejected.get(request) ?? (status === 400 ? "INVALID_PAYLOAD" : `HTTP_${status}`));
-  };
+/** The events host's bodies say `{error: CODE}`, the application API's `{error: {code}}`. */
+function codeOf(error: ApiError): string {
+  const code = (error.body as { error?: unknown }).error;
+  if (typeof code === "string") return code;
+  if (typeof code === "object" && code !== null && typeof (code as { code?: unknown }).code === "string") return (code as { code: string }).code;
+  return `HTTP_${error.status}`;
 }

@@ -201,12 +201,16 @@ describe("POST /v1/event", () => {
     const w = await t.workspace(["events:write"]);
     const one = ip();
     const call = (addr: string) => limited.call("POST", "/v1/event", { token: w.token, body: { event: "rl" }, headers: { "X-Forwarded-For": addr } });
-    expect((await call(one)).status).toBe(202);
+    const accepted = await call(one);
+    expect(accepted.status).toBe(202);
+    // Two limits apply to each call: accepted answers carry no RateLimit header; the refusal names its rule.
+    expect(accepted.headers.get("ratelimit")).toBeNull();
     expect((await call(one)).status).toBe(202);
     const perIp = await call(one);
     expect(perIp.status).toBe(429);
     expect(perIp.body).toMatchObject({ error: "RATE_LIMITED" });
     expect(perIp.headers.get("retry-after")).toBeTruthy();
+    expect(perIp.headers.get("ratelimit")).toStartWith(`"events_ip";r=0;`);
     expect((await call(ip())).status).toBe(429); // the workspace's 3 are used (2 accepted + the IP-limited one counted)
     expect(base.eventLimits).toEqual({ perWorkspacePerMinute: 600, perIpPerMinute: 120, browserConversionPerIpPerMinute: 60 });
   });
@@ -337,6 +341,10 @@ describe("GET /admin/v1/ingest/counters", () => {
     await send({ event: "counted", event_id: eventId }, { token: w.token });
     await send({ event: "!!!" }, { token: w.token });
     await send({ event: "x", nope: 1 }, { token: w.token });
+    // Refusals before any handler runs count too: no token, a body that is not JSON.
+    expect((await t.call("POST", "/v1/event", { body: { event: "x" } })).status).toBe(401);
+    const unparsable = await t.app.handle(new Request("http://localhost/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{not json" }));
+    expect(unparsable.status).toBe(400);
     expect((await t.call("GET", "/admin/v1/ingest/counters")).status).toBe(401);
     expect((await t.call("GET", "/admin/v1/ingest/counters", { token: "wrong" })).status).toBe(401);
     const res = await t.call("GET", "/admin/v1/ingest/counters", { token: ADMIN_KEY });

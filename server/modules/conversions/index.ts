@@ -7,7 +7,7 @@ import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import { markRejected } from "../../ingest/outcomes.ts";
+import { countAccepted } from "../../ingest/outcomes.ts";
 import { browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, type SocketInfo } from "../events/http.ts";
 import { EventsError } from "../events/model.ts";
 import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
@@ -47,8 +47,8 @@ export function conversionsModule(deps: Deps) {
 export function browserConversionModule(deps: Deps) {
   const ipRule = perMinute("conversion_ip", deps.config.eventLimits.browserConversionPerIpPerMinute);
 
-  const record = async (body: BrowserConversionBody, request: Request, set: { headers: Record<string, string | number> }, server: SocketInfo | null) => {
-    await limit(deps, set, [{ key: `ip:${clientIp(deps, request, server)}`, rule: ipRule }]);
+  const record = async (body: BrowserConversionBody, request: Request, server: SocketInfo | null) => {
+    await limit(deps, [{ key: `ip:${clientIp(deps, request, server)}`, rule: ipRule }]);
     let outcome: Awaited<ReturnType<typeof recordBrowser>>;
     try {
       outcome = await recordBrowser(deps, body);
@@ -75,15 +75,13 @@ export function browserConversionModule(deps: Deps) {
     )
     .post(
       "/v1/conversion",
-      async ({ body, request, set, server }) => {
-        try {
-          return await record(body, request, set, server as SocketInfo | null);
-        } catch (error) {
-          throw markRejected(request, error);
-        }
+      async ({ body, request, server }) => {
+        const recorded = await record(body, request, server as SocketInfo | null);
+        countAccepted(deps, "/v1/conversion");
+        return recorded;
       },
       {
-        ...browserRoute(deps, "/v1/conversion", BrowserConversionBody),
+        ...browserRoute(BrowserConversionBody),
         detail: {
           summary: "Browser conversion fallback (no token)",
           description:

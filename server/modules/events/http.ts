@@ -11,7 +11,6 @@ import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
 import { withCors } from "../../http/cors.ts";
-import { countAnswer } from "../../ingest/outcomes.ts";
 
 export const eventsError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   new ApiError(status, { error: code, message, ...extra }, headers);
@@ -88,16 +87,32 @@ export function clientIp(deps: Deps, request: Request, server: SocketInfo | null
   return server?.requestIP?.(request)?.address ?? "unknown";
 }
 
-/** Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's shape. A store that counts locally answers without awaiting. */
-export async function limit(deps: Deps, set: { headers: Record<string, string | number> }, checks: { key: string; rule: RateLimitRule }[]): Promise<void> {
+/**
+ * Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's
+ * shape, with `Retry-After` and the refusing rule's `RateLimit` headers. Accepted
+ * answers carry no `RateLimit` headers here: two limits apply to each call (one
+ * header pair would describe only one of them) and they cost the hottest path
+ * about a tenth of its time. Returns a promise only when the store must be asked
+ * over the network (a store that counts locally answers at once).
+ */
+export function limit(deps: Deps, checks: { key: string; rule: RateLimitRule }[]): Promise<void> | undefined {
   const now = deps.clock.now();
-  for (const { key, rule } of checks) {
+  for (let i = 0; i < checks.length; i++) {
+    const { key, rule } = checks[i]!;
     try {
-      const { headers } = consumeNow(deps.rateLimits, key, rule, now) ?? (await consume(deps.rateLimits, key, rule, now));
-      Object.assign(set.headers, headers);
+      if (consumeNow(deps.rateLimits, key, rule, now) === undefined) return limitRemote(deps, checks.slice(i), now);
     } catch (error) {
       throw toEventsShape(error);
     }
+  }
+  return undefined;
+}
+
+async function limitRemote(deps: Deps, checks: { key: string; rule: RateLimitRule }[], now: number): Promise<void> {
+  try {
+    for (const { key, rule } of checks) await consume(deps.rateLimits, key, rule, now);
+  } catch (error) {
+    throw toEventsShape(error);
   }
 }
 
@@ -105,18 +120,16 @@ export { CORS_HEADERS } from "../../http/cors.ts";
 
 export const perMinute = (name: string, limit: number): RateLimitRule => ({ name, limit, windowMs: 60_000 });
 
-
 /**
  * Route options every public browser path shares: JSON also as `text/plain`
  * (listing the parsers lets the OpenAPI description show the body), CORS set
- * before validation (the errors plugin covers bodies that do not parse),
- * unknown fields refused, and the answer counted in the ingest counters.
+ * before validation (the errors plugin covers bodies that do not parse) and
+ * unknown fields refused.
  */
-export function browserRoute<S extends TObject>(deps: Deps, path: string, body: S) {
+export function browserRoute<S extends TObject>(body: S) {
   return {
     parse: [parseTextJson, "json"] as never,
     transform: [withCors, rejectUnknownFields(body)],
     body,
-    afterResponse: countAnswer(deps, path),
   };
 }

@@ -8,7 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
 import { documented } from "../../http/openapi-docs.ts";
-import { countAnswer, markDeduplicated, markRejected } from "../../ingest/outcomes.ts";
+import { countAccepted } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
 import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
@@ -41,16 +41,17 @@ export function eventsModule(deps: Deps) {
       async ({ body, request, set, server }) => {
         try {
           const auth = await authorizeEvents(deps, request, credentialOf(request.headers), "events:write");
-          await limit(deps, set, [
+          const limited = limit(deps, [
             { key: `w${auth.workspaceId}`, rule: workspaceRule },
             { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
           ]);
+          if (limited) await limited;
           const recorded = await recordCustomEvent(deps, auth.workspaceId, body, "backend");
-          if (recorded.deduplicated) markDeduplicated(request);
+          countAccepted(deps, "/v1/event", recorded.deduplicated);
           set.status = recorded.status;
           return recorded.body;
         } catch (error) {
-          throw markRejected(request, writeFailed(deps, error));
+          throw writeFailed(deps, error);
         }
       },
       {
@@ -58,7 +59,6 @@ export function eventsModule(deps: Deps) {
         parse: [parseTextJson, "json"] as never,
         transform: rejectUnknownFields(CustomEventBody),
         body: CustomEventBody,
-        afterResponse: countAnswer(deps, "/v1/event"),
         detail: {
           summary: "Send a custom event",
           description:
@@ -81,7 +81,7 @@ export function eventsModule(deps: Deps) {
         try {
           const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
           if (workspaceId === undefined) throw eventsError(404, "WORKSPACE_NOT_FOUND", "No workspace has this code.");
-          await limit(deps, set, [
+          await limit(deps, [
             { key: `w${workspaceId}`, rule: workspaceRule },
             { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
           ]);
@@ -91,15 +91,15 @@ export function eventsModule(deps: Deps) {
           }
           const { workspace_code: _, ...input } = body;
           const recorded = await recordCustomEvent(deps, workspaceId, input, "browser");
-          if (recorded.deduplicated) markDeduplicated(request);
+          countAccepted(deps, "/v1/track", recorded.deduplicated);
           set.status = recorded.status;
           return recorded.body;
         } catch (error) {
-          throw markRejected(request, writeFailed(deps, error));
+          throw writeFailed(deps, error);
         }
       },
       {
-        ...browserRoute(deps, "/v1/track", TrackBody),
+        ...browserRoute(TrackBody),
         detail: {
           summary: "Send a browser custom event (no token)",
           description:
@@ -116,14 +116,16 @@ export function eventsModule(deps: Deps) {
       "/v1/collect",
       async ({ body, request, set, server }) => {
         try {
-          await limit(deps, set, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
-          return { ok: true, ...(await collect(deps, body)) };
+          await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+          const written = await collect(deps, body);
+          countAccepted(deps, "/v1/collect");
+          return { ok: true, ...written };
         } catch (error) {
-          throw markRejected(request, writeFailed(deps, error));
+          throw writeFailed(deps, error);
         }
       },
       {
-        ...browserRoute(deps, "/v1/collect", CollectBody),
+        ...browserRoute(CollectBody),
         detail: {
           summary: "Player beacons (no token)",
           description:
