@@ -137,6 +137,30 @@ describe("POST /v1/event", () => {
     expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(2);
   });
 
+  test("event_id claimed by a writer that died: a repeat is refused while it may still be writing, then records the event once", async () => {
+    let now = Date.now();
+    const timed = await testApp({ config: { trustProxy: true }, clock: { now: () => now } });
+    const eventId = crypto.randomUUID();
+    // What a process killed between its claim and its INSERT leaves behind: a claim and no row.
+    await t.deps.sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at) VALUES (${ws.id}, ${eventId}, 'orphan', false, NULL, ${new Date(now)})`;
+    const call = () => timed.call("POST", "/v1/event", { token: ws.token, body: { event: "orphan", event_id: eventId }, headers: { "X-Forwarded-For": ip() } });
+    const early = await call();
+    expect(early.status).toBe(500);
+    expect(early.body).toMatchObject({ error: "WRITE_FAILED" });
+    expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(0);
+    now += 31_000;
+    const late = await call();
+    expect(late.status).toBe(202);
+    expect(late.body).toEqual({ ok: true, event: "orphan", event_id: eventId, attributed: false, matched_by: null });
+    expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(1);
+    // From then on it is an ordinary repeat: the same answer, no new row, whenever it comes.
+    now += 60_000;
+    expect((await call()).body).toEqual(late.body);
+    const fresh = await testApp({ config: { trustProxy: true }, clock: { now: () => now } });
+    expect((await fresh.call("POST", "/v1/event", { token: ws.token, body: { event: "orphan", event_id: eventId }, headers: { "X-Forwarded-For": ip() } })).body).toEqual(late.body);
+    expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(1);
+  });
+
   test("bad payloads: 400 INVALID_PAYLOAD / INVALID_EVENT_NAME and nothing written", async () => {
     const w = await t.workspace(["events:write"]);
     const cases: [unknown, string][] = [

@@ -28,45 +28,25 @@ export interface DedupRow {
   event: string;
   attributed: boolean;
   matched_by: string | null;
-  written: boolean;
+  /** When the claim was taken: the time of its event row in ClickHouse. */
+  created_at: Date;
+}
+
+/** A claim's row is deleted after a failed write, so the retry can take the event_id at once. */
+export async function releaseClaim(sql: Sql, workspaceId: number, eventId: string, claimedAt: Date): Promise<void> {
+  await sql`DELETE FROM event_dedup WHERE workspace_id = ${workspaceId} AND event_id = ${eventId} AND created_at = ${claimedAt}`;
 }
 
 /**
- * Claims an event_id. A claim older than 24 h is expired (SPEC.md rule 5) and
- * one never written within `staleMs` (its writer crashed or failed) is taken
- * over, so a retry after a failure is recorded rather than answered from memory.
+ * Takes over a claim whose writer is gone (its row never reached ClickHouse).
+ * Only one caller wins: the claim must still be the one that was found.
  */
-export async function claimEventId(
-  sql: Sql,
-  workspaceId: number,
-  eventId: string,
-  answer: { event: string; attributed: boolean; matchedBy: string | null },
-  now: Date,
-  staleMs: number,
-): Promise<{ claimed: true } | { claimed: false; prior: DedupRow }> {
-  const expired = new Date(now.getTime() - 24 * 60 * 60_000);
-  const stale = new Date(now.getTime() - staleMs);
+export async function takeOverClaim(sql: Sql, workspaceId: number, eventId: string, found: Date, answer: ClaimItem["answer"], now: Date): Promise<boolean> {
   const rows = await sql`
-    INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at)
-    VALUES (${workspaceId}, ${eventId}, ${answer.event}, ${answer.attributed}, ${answer.matchedBy}, ${now})
-    ON CONFLICT (workspace_id, event_id) DO UPDATE
-      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, written = false, created_at = EXCLUDED.created_at
-      WHERE event_dedup.created_at <= ${expired} OR (NOT event_dedup.written AND event_dedup.created_at <= ${stale})
+    UPDATE event_dedup SET event = ${answer.event}, attributed = ${answer.attributed}, matched_by = ${answer.matchedBy}, created_at = ${now}
+    WHERE workspace_id = ${workspaceId} AND event_id = ${eventId} AND created_at = ${found}
     RETURNING event_id`;
-  if (rows.length) return { claimed: true };
-  const [prior]: [DedupRow?] = await sql`
-    SELECT event, attributed, matched_by, written FROM event_dedup WHERE workspace_id = ${workspaceId} AND event_id = ${eventId}`;
-  if (!prior) return claimEventId(sql, workspaceId, eventId, answer, now, staleMs);
-  return { claimed: false, prior: { ...prior, matched_by: prior.matched_by || null } };
-}
-
-export async function markWritten(sql: Sql, workspaceId: number, eventIds: string[]): Promise<void> {
-  if (eventIds.length === 0) return;
-  await sql`UPDATE event_dedup SET written = true WHERE workspace_id = ${workspaceId} AND event_id IN ${sql(eventIds)}`;
-}
-
-export async function releaseClaim(sql: Sql, workspaceId: number, eventId: string): Promise<void> {
-  await sql`DELETE FROM event_dedup WHERE workspace_id = ${workspaceId} AND event_id = ${eventId} AND NOT written`;
+  return rows.length === 1;
 }
 
 export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
@@ -109,35 +89,36 @@ export interface ClaimItem {
   workspaceId: number;
   eventId: string;
   answer: { event: string; attributed: boolean; matchedBy: string | null };
+  /** The event's time (ms): the claim's `created_at`, and its row's `created_at` in ClickHouse. */
+  now: number;
 }
 
 /**
- * `claimEventId` for many ids in one statement (keys must be distinct).
- * Returns, per item, either a fresh claim or the answer given first.
+ * Claims many event_ids in one statement (keys must be distinct). A claim older
+ * than 24 h has expired (SPEC.md rule 5) and is taken again. Returns, per item,
+ * either a fresh claim or the claim found (with the answer given first).
  */
-export async function claimEventIds(sql: Sql, items: ClaimItem[], now: Date, staleMs: number): Promise<({ claimed: true } | { claimed: false; prior: DedupRow })[]> {
-  const expired = new Date(now.getTime() - 24 * 60 * 60_000);
-  const stale = new Date(now.getTime() - staleMs);
-  const ws = items.map((i) => String(i.workspaceId));
-  const ids = items.map((i) => i.eventId);
+export async function claimEventIds(sql: Sql, items: ClaimItem[]): Promise<({ claimed: true } | { claimed: false; prior: DedupRow })[]> {
+  const expired = new Date(Math.min(...items.map((i) => i.now)) - 24 * 60 * 60_000);
   const claimed = await sql<{ workspace_id: number; event_id: string }[]>`
     INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at)
-    SELECT u.w, u.e, u.n, u.a, NULLIF(u.m, ''), ${now}::timestamptz
-    FROM unnest(${sql.array(ws)}::bigint[], ${sql.array(ids)}::text[], ${sql.array(items.map((i) => i.answer.event))}::text[],
-                ${sql.array(items.map((i) => String(i.answer.attributed)))}::boolean[], ${sql.array(items.map((i) => i.answer.matchedBy ?? ""))}::text[]) AS u(w, e, n, a, m)
+    SELECT u.w, u.e, u.n, u.a, NULLIF(u.m, ''), 'epoch'::timestamptz + u.t * interval '1 millisecond'
+    FROM unnest(${sql.array(items.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(items.map((i) => i.eventId))}::text[],
+                ${sql.array(items.map((i) => i.answer.event))}::text[], ${sql.array(items.map((i) => String(i.answer.attributed)))}::boolean[],
+                ${sql.array(items.map((i) => i.answer.matchedBy ?? ""))}::text[], ${sql.array(items.map((i) => String(i.now)))}::bigint[]) AS u(w, e, n, a, m, t)
     ON CONFLICT (workspace_id, event_id) DO UPDATE
-      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, written = false, created_at = EXCLUDED.created_at
-      WHERE event_dedup.created_at <= ${expired} OR (NOT event_dedup.written AND event_dedup.created_at <= ${stale})
+      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, created_at = EXCLUDED.created_at
+      WHERE event_dedup.created_at <= ${expired}
     RETURNING workspace_id, event_id`;
   const won = new Set(claimed.map((r) => `${r.workspace_id}:${r.event_id}`));
   const lost = items.filter((i) => !won.has(`${i.workspaceId}:${i.eventId}`));
   const priors = new Map<string, DedupRow>();
   if (lost.length) {
     const rows = await sql<(DedupRow & { workspace_id: number; event_id: string })[]>`
-      SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.written FROM event_dedup d
+      SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.created_at FROM event_dedup d
       JOIN unnest(${sql.array(lost.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(lost.map((i) => i.eventId))}::text[]) AS u(w, e)
         ON d.workspace_id = u.w AND d.event_id = u.e`;
-    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, written: r.written });
+    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, created_at: r.created_at });
   }
   return items.map((i) => {
     const key = `${i.workspaceId}:${i.eventId}`;
@@ -146,12 +127,4 @@ export async function claimEventIds(sql: Sql, items: ClaimItem[], now: Date, sta
     // Swept between the two statements: nobody holds it, so this call does.
     return prior ? { claimed: false as const, prior } : { claimed: true as const };
   });
-}
-
-export async function markWrittenMany(sql: Sql, items: { workspaceId: number; eventId: string }[]): Promise<void> {
-  if (items.length === 0) return;
-  await sql`
-    UPDATE event_dedup SET written = true
-    FROM unnest(${sql.array(items.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(items.map((i) => i.eventId))}::text[]) AS u(w, e)
-    WHERE event_dedup.workspace_id = u.w AND event_dedup.event_id = u.e`;
 }

@@ -32,7 +32,10 @@ export interface Recorded {
   deduplicated: boolean;
 }
 
-/** A claim not marked written after this long belongs to a writer that failed or died. */
+/**
+ * A claim this old whose row is not in ClickHouse belongs to a writer that failed
+ * or died: a repeat takes it over. A younger one may still be on its way.
+ */
 const STALE_CLAIM_MS = 30_000;
 
 const namesCache = new WeakMap<Deps, Map<number, Set<string>>>();
@@ -149,40 +152,49 @@ const inFlight = new Map<string, Promise<Recorded>>();
 async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer): Promise<{ answer: Answer; deduplicated: boolean }> {
   const { workspaceId, now } = pending;
   const eventId = pending.input.event_id!;
-  const { claims, marks } = groups(deps);
-  const claim = await claims.add({ workspaceId, eventId, answer, now });
-  if (!claim.claimed) return { answer: { event: claim.prior.event, attributed: claim.prior.attributed, matchedBy: claim.prior.matched_by }, deduplicated: true };
+  const claim = await claims(deps).add({ workspaceId, eventId, answer, now });
+  if (!claim.claimed) {
+    const { prior } = claim;
+    // A repeat is answered as the first was only once the first is written: the claim alone proves nothing.
+    if (await rowWritten(deps, workspaceId, eventId, prior.created_at)) {
+      return { answer: { event: prior.event, attributed: prior.attributed, matchedBy: prior.matched_by }, deduplicated: true };
+    }
+    if (now - prior.created_at.getTime() < STALE_CLAIM_MS) {
+      throw eventsError(500, "WRITE_FAILED", "The first request with this event_id is still being written. Retry shortly with the same event_id.");
+    }
+    // Its writer is gone and nothing was written: this call records the event, unless another repeat took it over first.
+    if (!(await repo.takeOverClaim(deps.sql, workspaceId, eventId, prior.created_at, answer, new Date(now)))) return claimAndWrite(deps, pending, answer);
+  }
   try {
     await write(deps, pending);
   } catch (error) {
-    await repo.releaseClaim(deps.sql, workspaceId, eventId).catch(() => {});
+    await repo.releaseClaim(deps.sql, workspaceId, eventId, new Date(now)).catch(() => {});
     throw error;
   }
-  // The row is written and the client will be told so; should this mark fail, the claim goes stale and a retry re-records.
-  await marks.add({ workspaceId, eventId }).catch((error) => deps.log.warn("event_dedup mark failed", { error: String(error) }));
   return { answer, deduplicated: false };
 }
 
-interface Groups {
-  claims: Group<repo.ClaimItem & { now: number }, { claimed: true } | { claimed: false; prior: repo.DedupRow }>;
-  marks: Group<{ workspaceId: number; eventId: string }, void>;
-}
-const groupsOf = new WeakMap<Deps, Groups>();
+const claimGroups = new WeakMap<Deps, Group<repo.ClaimItem, { claimed: true } | { claimed: false; prior: repo.DedupRow }>>();
 
-/** event_id claims and "written" marks go to Postgres in groups: one statement per few milliseconds, not one per event. */
-function groups(deps: Deps): Groups {
-  let g = groupsOf.get(deps);
-  if (!g) {
-    g = {
-      claims: new Group((items) => repo.claimEventIds(deps.sql, items, new Date(items[0]!.now), STALE_CLAIM_MS)),
-      marks: new Group(async (items) => {
-        await repo.markWrittenMany(deps.sql, items);
-        return items.map(() => undefined);
-      }),
-    };
-    groupsOf.set(deps, g);
-  }
-  return g;
+/** event_id claims go to Postgres in groups: one statement per few milliseconds, not one per event. */
+function claims(deps: Deps) {
+  let group = claimGroups.get(deps);
+  if (!group) claimGroups.set(deps, (group = new Group((items) => repo.claimEventIds(deps.sql, items))));
+  return group;
+}
+
+/**
+ * Whether a claim's row reached ClickHouse (the row carries the claim's time).
+ * Asked only for repeats, which are rare; the first request pays nothing for it.
+ */
+async function rowWritten(deps: Deps, workspaceId: number, eventId: string, claimedAt: Date): Promise<boolean> {
+  const result = await deps.ch.query({
+    query: `SELECT count() AS n FROM events
+            WHERE workspace_id = {w:UInt64} AND event_type = 'custom' AND event_id = {e:String} AND created_at = {t:DateTime64(3, 'UTC')}`,
+    query_params: { w: workspaceId, e: eventId, t: chTime(claimedAt.getTime()) },
+    format: "JSONEachRow",
+  });
+  return Number(((await result.json()) as { n: string | number }[])[0]?.n ?? 0) > 0;
 }
 
 async function write(deps: Deps, { workspaceId, input, resolution, now, source, properties, identity, event }: PendingEvent): Promise<void> {
