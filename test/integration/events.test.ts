@@ -297,6 +297,16 @@ describe("POST /v1/collect", () => {
     await collect({ session_id: session, events: [{ type: "play", video_time: 60 }] });
     const viewed = await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.viewed' AND data->>'session_id' = ${session}`;
     expect(viewed[0]!.n).toBe(1);
+
+    // A milestone sent again (a reload, a retried beacon) is recorded but announced once per session and percent.
+    await collect({ session_id: session, events: [{ type: "milestone", percent: 25, video_time: 35 }, { type: "milestone", percent: 50, video_time: 60 }, { type: "milestone", percent: 50, video_time: 61 }] });
+    const announced = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${session} ORDER BY id`;
+    expect(announced.map((r) => r.data.percent)).toEqual([25, 50]);
+    expect(await chRows("workspace_id = {w:UInt64} AND session_code = {s:String} AND event_type = 'milestone'", { w: ws.id, s: session })).toHaveLength(4);
+    // Another session announces its own.
+    const other = "s-" + crypto.randomUUID();
+    await collect({ session_id: other, events: [{ type: "milestone", percent: 25, video_time: 35 }] });
+    expect((await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${other}`)[0]!.n).toBe(1);
   });
 
   test("unknown workspace or another workspace's video: 404, nothing written; bad batches 400", async () => {
@@ -378,6 +388,8 @@ describe("GET /admin/v1/ingest/counters", () => {
     expect(of("deduplicated")).toBeGreaterThanOrEqual(1);
     expect(of("rejected", "INVALID_EVENT_NAME")).toBeGreaterThanOrEqual(1);
     expect(of("rejected", "INVALID_PAYLOAD")).toBeGreaterThanOrEqual(1);
+    expect(of("rejected", "AUTH_REQUIRED")).toBeGreaterThanOrEqual(1);
+    expect(res.body.counters.some((c: any) => c.path === "/v1/collect" && c.outcome === "rejected" && c.reason === "INVALID_PAYLOAD")).toBe(true);
     expect(res.body.counters[0].minute).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
   });
 });

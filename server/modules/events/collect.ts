@@ -8,7 +8,7 @@
  * | player event          | outbox event(s)                                   |
  * |-----------------------|---------------------------------------------------|
  * | play                  | `play`; also `video.viewed` on a session's first play |
- * | milestone {percent}   | `play.milestone` {percent} (25, 50, 75, 100)       |
+ * | milestone {percent}   | `play.milestone` {percent} (25, 50, 75, 100), once per session and percent |
  * | cta_click             | `cta.clicked`                                      |
  * | ended                 | `ended`                                            |
  * | lesson_completed      | `lesson.completed`                                 |
@@ -55,12 +55,13 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
   const webhooks = body.events.filter((e) => PLAYER_WEBHOOKS[e.type]);
   if (webhooks.length) {
-    const firstPlay = webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(deps, workspaceId, body.session_id));
     const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
+    // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
     await deps.sql.begin(async (tx) => {
       const sql = tx as unknown as Sql;
-      if (firstPlay) await enqueueEvent(sql, workspaceId, "video.viewed", base);
+      if (webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id))) await enqueueEvent(sql, workspaceId, "video.viewed", base);
       for (const e of webhooks) {
+        if (e.type === "milestone" && e.percent !== undefined && !(await viewers.markMilestone(sql, workspaceId, body.session_id, e.percent))) continue;
         const extra: Record<string, unknown> = { video_time: e.video_time ?? null };
         if (e.type === "milestone") extra.percent = e.percent ?? null;
         if (e.properties) extra.properties = storedProperties(e.properties);

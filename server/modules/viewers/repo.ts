@@ -83,3 +83,11 @@ export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: 
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND first_play_at IS NULL RETURNING viewer_id`;
   return rows.length > 0;
 }
+
+/** Records that the session announced this milestone (a bit of `milestones_sent`); true only the first time. */
+export async function markMilestone(sql: Sql, workspaceId: number, sessionCode: string, bit: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE viewer_sessions SET milestones_sent = milestones_sent | ${bit}
+    WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND milestones_sent & ${bit} = 0 RETURNING viewer_id`;
+  return rows.length > 0;
+}

@@ -6,6 +6,7 @@
  * so a session another process just created is seen soon.
  */
 import type { Deps } from "../../deps.ts";
+import type { Sql } from "../../storage/postgres.ts";
 import { TtlCache } from "./cache.ts";
 import * as repo from "./repo.ts";
 import { SingleFlight } from "./single-flight.ts";
@@ -170,6 +171,15 @@ export async function resolveViewer(
   return undefined;
 }
 
-export async function markFirstPlay(deps: Deps, workspaceId: number, sessionCode: string): Promise<boolean> {
-  return repo.markFirstPlay(deps.sql, workspaceId, sessionCode);
+/** True only for the session's first play (it emits `video.viewed`). Pass a transaction to commit it with the outbox rows. */
+export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: string): Promise<boolean> {
+  return repo.markFirstPlay(sql, workspaceId, sessionCode);
+}
+
+const MILESTONE_BITS: Record<number, number> = { 25: 1, 50: 2, 75: 4, 100: 8 };
+
+/** True only the first time the session reports this milestone (it emits `play.milestone` once). */
+export async function markMilestone(sql: Sql, workspaceId: number, sessionCode: string, percent: number): Promise<boolean> {
+  const bit = MILESTONE_BITS[percent];
+  return bit === undefined || repo.markMilestone(sql, workspaceId, sessionCode, bit);
 }
