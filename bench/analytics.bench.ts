@@ -25,6 +25,7 @@ import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhou
 import * as q from "../server/modules/analytics/queries.ts";
 import { computeRetention, computeSummary, resolveWindow } from "../server/modules/analytics/service.ts";
 import { report, type Row } from "./lib/report.ts";
+import { stealMeter } from "./lib/steal.ts";
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
 const VIDEOS = 100;
@@ -107,6 +108,7 @@ FROM (
   };
   const direct = (sql: q.Sql) => native!.queryBindAsync(sql.query, sql.query_params, { format: "JSONEachRow" }).then((r) => r.text());
 
+  const steal = await stealMeter();
   const rows: Row[] = [];
   const n = (v: string) => Number(v).toLocaleString("en-US");
   for (const [label, videoId] of [[`hot video (${n(stats!.hot)} events)`, 1], [`typical video (${n(stats!.typical)} events)`, 2]] as const) {
@@ -117,11 +119,13 @@ FROM (
     rows.push(row(`summary, ${label}`, ours, engine));
     console.log(`summary of video ${videoId}: ${JSON.stringify(summaryBody.summary)}`);
 
-    const durations = new Map((await q.rows<{ video_id: number; duration: number }>(ch, q.durationSql(scope))).map((r) => [Number(r.video_id), Number(r.duration)]));
+    const found = await q.rows<q.DurationRow>(ch, q.durationSql(scope));
+    const durations = new Map(found.map((r) => [Number(r.video_id), Number(r.duration)]));
+    const storedMasks = q.storedMasksHold(found);
     const oursR = await time(() => computeRetention(deps, scope, 100));
     const engineR = await time(async () => {
       await direct(q.durationSql(scope));
-      await direct(q.retentionSql(scope, 100, durations));
+      await direct(q.retentionSql(scope, 100, durations, storedMasks));
     });
     rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
   }
@@ -133,6 +137,8 @@ FROM (
     target_p95_ms: TARGET_P95_MS,
     // The machine is shared: a high load average explains slow figures.
     load_average_1m: Number(loadavg()[0]!.toFixed(2)),
+    // CPU the hypervisor took from this machine while the reads were timed.
+    machine_steal_pct: (await steal()) ?? null,
     all_within_target: rows.every((r) => r.within_target === "yes"),
   });
 } finally {

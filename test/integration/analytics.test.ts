@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { insertEventRows } from "../helpers/event-rows.ts";
+import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
 
 let now = Date.parse("2026-11-20T12:00:00Z");
 let t: TestApp;
@@ -272,6 +273,42 @@ describe("retention", () => {
     expect(edge[0]).toEqual({ bucket_pct: 0, watch_pct: 0.8 });
     const narrow = (await get(`/videos/${v1}/analytics/retention?from=2026-11-10&to=2026-11-12&buckets=127`)).body.buckets;
     expect(narrow[126]).toEqual({ bucket_pct: 99.21, watch_pct: 0.6 });
+  });
+});
+
+describe("retention from stored masks (0005_retention_mask.sql)", () => {
+  test("each slot row keeps, when written, the 100-bucket mask the read would build for its duration", async () => {
+    const rows = await t.deps.ch.query({
+      query: `SELECT count() AS n, countIf(mask100 != 0) AS set, countIf(mask100 != ${rangeMaskSql("100.", "duration_s", "UInt128")}) AS differ
+              FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND duration_s > 0`,
+      query_params: { ws: a.id },
+      format: "JSONEachRow",
+    });
+    const [counts] = (await rows.json()) as { n: string; set: string; differ: string }[];
+    expect(Number(counts!.n)).toBeGreaterThan(0);
+    expect(Number(counts!.set)).toBe(Number(counts!.n));
+    expect(Number(counts!.differ)).toBe(0);
+    // Written with the rows, not computed when read.
+    const parts = await t.deps.ch.query({
+      query: "SELECT count() AS n FROM system.parts_columns WHERE database = currentDatabase() AND table = 'analytics_session_slots' AND column = 'mask100' AND active",
+      format: "JSONEachRow",
+    });
+    expect(Number(((await parts.json()) as { n: string }[])[0]!.n)).toBeGreaterThan(0);
+  });
+
+  test("a video whose ranges carry two durations is read with masks built for the longer one", async () => {
+    const v = await createVideo(a, "analytics two durations");
+    const at = (m: number) => `2026-11-15T10:0${m}:00.000Z`;
+    await insertEvents(t, a.id, [
+      { video_id: v, event_type: "play", session: "short", at: at(0) },
+      // Watched [0, 50) of what was then a 100 s video: its stored mask covers buckets 0..49.
+      { video_id: v, event_type: "watched", session: "short", at: at(1), video_time: 0, watch_seconds: 50, properties: { duration_s: "100" } },
+      { video_id: v, event_type: "play", session: "long", at: at(2) },
+      { video_id: v, event_type: "watched", session: "long", at: at(3), video_time: 100, watch_seconds: 100, properties: { duration_s: "200" } },
+    ]);
+    // Read over D = 200 s (2 s buckets): [0, 50) covers buckets 0..24 only, [100, 200) covers 50..99.
+    const curve = (await get(`/videos/${v}/analytics/retention?from=2026-11-15&to=2026-11-15`)).body.buckets.map((b: { watch_pct: number }) => b.watch_pct);
+    expect(curve).toEqual(Array.from({ length: 100 }, (_, i) => (i < 25 || i >= 50 ? 0.5 : 0)));
   });
 });
 

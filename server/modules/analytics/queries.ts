@@ -85,7 +85,8 @@ export function summaryFromRow(row: SummaryRow | undefined) {
 export function durationSql(s: Scope): Sql {
   return {
     query: `
-SELECT video_id, if(max(duration_s) > 0, max(duration_s), max(max_end_s)) AS duration
+SELECT video_id, if(max(duration_s) > 0, max(duration_s), max(max_end_s)) AS duration,
+  minIf(duration_s, notEmpty(ranges)) = duration AND maxIf(duration_s, notEmpty(ranges)) = duration AS one_duration
 FROM analytics_session_slots
 WHERE ${SLOT_WHERE}
 GROUP BY video_id
@@ -94,21 +95,47 @@ HAVING duration > 0`,
   };
 }
 
+export interface DurationRow {
+  video_id: number;
+  duration: number;
+  /** Every row with watched ranges carries this duration: the stored masks (0005_retention_mask.sql) hold. */
+  one_duration: number | boolean;
+}
+
+/** The bucket count whose masks the slots keep (`mask100`, 0005_retention_mask.sql). */
+export const STORED_MASK_BUCKETS = 100;
+
+/** The stored masks hold for the default bucket count when each video's ranges carry one duration. */
+export const storedMasksHold = (found: DurationRow[]): boolean => found.every((row) => Number(row.one_duration) === 1);
+
+/**
+ * The bitmask of the buckets (of `n`, over a duration `d`) whose midpoints a row's
+ * watched ranges cover. 0005_retention_mask.sql stores this for n = 100, d = duration_s.
+ */
+export function rangeMaskSql(n: string, d: string, mask: "UInt128" | "UInt256"): string {
+  const lo = `toInt32(greatest(ceil(r.1 * ${n} / ${d} - 0.5), 0.))`;
+  const hi = `toInt32(least(greatest(ceil(r.2 * ${n} / ${d} - 0.5) - 1, -1.), ${n} - 1))`;
+  return `arrayFold((acc, r) -> bitOr(acc, if(${hi} >= ${lo},
+          CAST(bitShiftLeft(to${mask}(1), ${hi} + 1) - bitShiftLeft(to${mask}(1), ${lo}) AS ${mask}), to${mask}(0))),
+        ranges, to${mask}(0))`;
+}
+
 /**
  * Step 2: each slot row's watched ranges become a bitmask of the buckets whose midpoint
  * (i + 0.5) * D / N they contain (N <= 200 fits a UInt256, N < 128 a cheaper UInt128);
- * OR-ing a session's masks is the union of its ranges, so a rewatched bucket counts
- * once. Each run of set bits becomes +1 at its first bucket and -1 after its last;
- * summed per video and position they give, by prefix sum, the sessions per bucket.
- * Position -1 carries the count of played sessions. Masks are built before the GROUP BY
- * so the per-session state is one number, not an array.
+ * for the default N = 100 over videos whose rows all carry the read's D, the mask
+ * stored with the row is the same and is read instead. OR-ing a session's masks is the
+ * union of its ranges, so a rewatched bucket counts once. Each run of set bits becomes
+ * +1 at its first bucket and -1 after its last; summed per video and position they
+ * give, by prefix sum, the sessions per bucket. Position -1 carries the count of played
+ * sessions. Masks are built before the GROUP BY so the per-session state is one number,
+ * not an array.
  */
-export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>): Sql {
+export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>, storedMasks = false): Sql {
   const ids = [...durations.keys()];
   // The top shift is by N, which must stay below the width.
   const mask = buckets < 128 ? "UInt128" : "UInt256";
-  const lo = "toInt32(greatest(ceil(r.1 * n / d - 0.5), 0.))";
-  const hi = "toInt32(least(greatest(ceil(r.2 * n / d - 0.5) - 1, -1.), n - 1))";
+  const rowMask = storedMasks && buckets === STORED_MASK_BUCKETS ? "mask100" : rangeMaskSql("n", "d", mask);
   return {
     query: `
 SELECT video_id, pos, sum(delta) AS delta
@@ -120,9 +147,7 @@ FROM (
     SELECT video_id, session_hash, played,
       transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d,
       toFloat64({n:UInt32}) AS n,
-      arrayFold((acc, r) -> bitOr(acc, if(${hi} >= ${lo},
-          CAST(bitShiftLeft(to${mask}(1), ${hi} + 1) - bitShiftLeft(to${mask}(1), ${lo}) AS ${mask}), to${mask}(0))),
-        ranges, to${mask}(0)) AS row_mask
+      ${rowMask} AS row_mask
     FROM analytics_session_slots
     WHERE ${SLOT_WHERE} AND video_id IN {dur_ids:Array(UInt64)}
   )

@@ -167,11 +167,12 @@ export interface RetentionQuery extends WindowQuery {
 
 /** Retention of the scope's videos: bucket list per video id. */
 export async function computeRetention(deps: Deps, scope: q.Scope, buckets: number): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
-  const durations = new Map<number, number>();
-  for (const row of await q.rows<{ video_id: number; duration: number }>(deps.ch, q.durationSql(scope))) durations.set(Number(row.video_id), Number(row.duration));
+  const found = await q.rows<q.DurationRow>(deps.ch, q.durationSql(scope));
+  const durations = new Map(found.map((row) => [Number(row.video_id), Number(row.duration)]));
+  const storedMasks = q.storedMasksHold(found);
   const byVideo = new Map<number, q.RetentionRow[]>();
   if (durations.size) {
-    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations))) {
+    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks))) {
       const id = Number(row.video_id);
       byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
     }
