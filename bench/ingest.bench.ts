@@ -25,6 +25,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { report } from "./lib/report.ts";
+import { stealMeter } from "./lib/steal.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1024);
@@ -285,8 +286,12 @@ try {
   const warm = await load(spec(`${url}/v1/event`, 2));
   const b = await load(spec(`http://127.0.0.1:${barePort}/`, SECONDS));
   const threadsBefore = await threadCpu(server.pid);
+  const steal = await stealMeter();
+  // Read again when the POST window ends: the health checks of the tail are not events.
+  const atCut = Bun.sleep(SECONDS * 1000).then(() => threadCpu(server.pid));
   const o = await load(spec(`${url}/v1/event`, SECONDS));
-  const threadsAfter = await threadCpu(server.pid);
+  const threadsAfter = await atCut;
+  const stealPct = await steal();
   // Server CPU per acknowledged event, by thread name (main JS thread, chDB's pools, the embedded Postgres worker).
   const cpuByThread = new Map<string, number>();
   for (const [tid, { name, seconds }] of threadsAfter) cpuByThread.set(name, (cpuByThread.get(name) ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0));
@@ -317,9 +322,11 @@ try {
     {
       ratio: Number(ratio.toFixed(3)),
       events_per_second: Math.round(eps),
-      // Includes the tail of health checks and whatever merges ClickHouse runs meanwhile.
+      // CPU of the POST window (the tail's health checks excluded), merges ClickHouse runs meanwhile included.
       server_cpu_us_per_event: serverCpuPerEvent,
       server_cpu_us_per_event_by_thread: Object.fromEntries([...cpuByThread].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, seconds]) => [name, perEvent(seconds)])),
+      // CPU the hypervisor took from this machine during our run (a shared host drifts).
+      machine_steal_pct: stealPct ?? null,
       clickhouse_rows: rows,
       answered_2xx: answered2xx,
       rows_equal_2xx: rows === answered2xx,
