@@ -161,6 +161,16 @@ describe("POST /v1/event", () => {
     expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(1);
   });
 
+  test("event_id claimed and marked written by the previous version: a repeat gets the first answer and adds no row", async () => {
+    const eventId = crypto.randomUUID();
+    // That version claimed a group of events at the time of its first, so this claim's time need not be its row's.
+    await t.deps.sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at, written) VALUES (${ws.id}, ${eventId}, 'upgraded', false, NULL, ${new Date(Date.now() - 60_000)}, true)`;
+    const repeat = await t.call("POST", "/v1/event", { token: ws.token, body: { event: "upgraded", event_id: eventId }, headers: { "X-Forwarded-For": ip() } });
+    expect(repeat.status).toBe(202);
+    expect(repeat.body).toEqual({ ok: true, event: "upgraded", event_id: eventId, attributed: false, matched_by: null });
+    expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(0);
+  });
+
   test("bad payloads: 400 INVALID_PAYLOAD / INVALID_EVENT_NAME and nothing written", async () => {
     const w = await t.workspace(["events:write"]);
     const cases: [unknown, string][] = [

@@ -30,6 +30,11 @@ export interface DedupRow {
   matched_by: string | null;
   /** When the claim was taken: the time of its event row in ClickHouse. */
   created_at: Date;
+  /**
+   * Set only by processes of the previous version, which marked each claim once
+   * its row was written (their claim time is not always the row's time).
+   */
+  written: boolean;
 }
 
 /** A claim's row is deleted after a failed write, so the retry can take the event_id at once. */
@@ -43,7 +48,7 @@ export async function releaseClaim(sql: Sql, workspaceId: number, eventId: strin
  */
 export async function takeOverClaim(sql: Sql, workspaceId: number, eventId: string, found: Date, answer: ClaimItem["answer"], now: Date): Promise<boolean> {
   const rows = await sql`
-    UPDATE event_dedup SET event = ${answer.event}, attributed = ${answer.attributed}, matched_by = ${answer.matchedBy}, created_at = ${now}
+    UPDATE event_dedup SET event = ${answer.event}, attributed = ${answer.attributed}, matched_by = ${answer.matchedBy}, created_at = ${now}, written = false
     WHERE workspace_id = ${workspaceId} AND event_id = ${eventId} AND created_at = ${found}
     RETURNING event_id`;
   return rows.length === 1;
@@ -107,7 +112,7 @@ export async function claimEventIds(sql: Sql, items: ClaimItem[]): Promise<({ cl
                 ${sql.array(items.map((i) => i.answer.event))}::text[], ${sql.array(items.map((i) => String(i.answer.attributed)))}::boolean[],
                 ${sql.array(items.map((i) => i.answer.matchedBy ?? ""))}::text[], ${sql.array(items.map((i) => String(i.now)))}::bigint[]) AS u(w, e, n, a, m, t)
     ON CONFLICT (workspace_id, event_id) DO UPDATE
-      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, created_at = EXCLUDED.created_at
+      SET event = EXCLUDED.event, attributed = EXCLUDED.attributed, matched_by = EXCLUDED.matched_by, created_at = EXCLUDED.created_at, written = false
       WHERE event_dedup.created_at <= ${expired}
     RETURNING workspace_id, event_id`;
   const won = new Set(claimed.map((r) => `${r.workspace_id}:${r.event_id}`));
@@ -115,10 +120,10 @@ export async function claimEventIds(sql: Sql, items: ClaimItem[]): Promise<({ cl
   const priors = new Map<string, DedupRow>();
   if (lost.length) {
     const rows = await sql<(DedupRow & { workspace_id: number; event_id: string })[]>`
-      SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.created_at FROM event_dedup d
+      SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.created_at, d.written FROM event_dedup d
       JOIN unnest(${sql.array(lost.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(lost.map((i) => i.eventId))}::text[]) AS u(w, e)
         ON d.workspace_id = u.w AND d.event_id = u.e`;
-    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, created_at: r.created_at });
+    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, created_at: r.created_at, written: r.written });
   }
   return items.map((i) => {
     const key = `${i.workspaceId}:${i.eventId}`;

@@ -156,7 +156,7 @@ async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer):
   if (!claim.claimed) {
     const { prior } = claim;
     // A repeat is answered as the first was only once the first is written: the claim alone proves nothing.
-    if (await rowWritten(deps, workspaceId, eventId, prior.created_at)) {
+    if (prior.written || (await rowWritten(deps, workspaceId, eventId, prior.created_at))) {
       return { answer: { event: prior.event, attributed: prior.attributed, matchedBy: prior.matched_by }, deduplicated: true };
     }
     if (now - prior.created_at.getTime() < STALE_CLAIM_MS) {
