@@ -310,6 +310,23 @@ describe("retention from stored masks (0005_retention_mask.sql)", () => {
     const curve = (await get(`/videos/${v}/analytics/retention?from=2026-11-15&to=2026-11-15`)).body.buckets.map((b: { watch_pct: number }) => b.watch_pct);
     expect(curve).toEqual(Array.from({ length: 100 }, (_, i) => (i < 25 || i >= 50 ? 0.5 : 0)));
   });
+
+  test("rows of a session merged from a write without the duration and one with it are read with built masks", async () => {
+    const v = await createVideo(a, "analytics merged durations");
+    const at = (m: number) => `2026-11-16T10:0${m}:00.000Z`;
+    // One session, one 15-minute slot, two writes: the first range was sent before the player knew the duration.
+    await insertEvents(t, a.id, [
+      { video_id: v, event_type: "play", session: "m", at: at(0) },
+      { video_id: v, event_type: "watched", session: "m", at: at(1), video_time: 0, watch_seconds: 30 },
+    ]);
+    await insertEvents(t, a.id, [{ video_id: v, event_type: "watched", session: "m", at: at(2), video_time: 30, watch_seconds: 30, properties: { duration_s: "100" } }]);
+    // ClickHouse merges the two rows in the background; here, at once.
+    await t.deps.ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
+    const merged = await t.deps.ch.query({ query: "SELECT count() AS n FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND video_id = {v:UInt64}", query_params: { ws: a.id, v }, format: "JSONEachRow" });
+    expect(Number(((await merged.json()) as { n: string }[])[0]!.n)).toBe(1);
+    const curve = (await get(`/videos/${v}/analytics/retention?from=2026-11-16&to=2026-11-16`)).body.buckets.map((b: { watch_pct: number }) => b.watch_pct);
+    expect(curve).toEqual(Array.from({ length: 100 }, (_, i) => (i < 60 ? 1 : 0)));
+  });
 });
 
 describe("events", () => {

@@ -86,7 +86,7 @@ export function durationSql(s: Scope): Sql {
   return {
     query: `
 SELECT video_id, if(max(duration_s) > 0, max(duration_s), max(max_end_s)) AS duration,
-  minIf(duration_s, notEmpty(ranges)) = duration AND maxIf(duration_s, notEmpty(ranges)) = duration AS one_duration
+  min(mask_min_duration_s) = duration AND max(mask_max_duration_s) = duration AS one_duration
 FROM analytics_session_slots
 WHERE ${SLOT_WHERE}
 GROUP BY video_id
@@ -98,7 +98,7 @@ HAVING duration > 0`,
 export interface DurationRow {
   video_id: number;
   duration: number;
-  /** Every row with watched ranges carries this duration: the stored masks (0005_retention_mask.sql) hold. */
+  /** Every row with watched ranges, merged or not, was written with this duration: the stored masks (0005_retention_mask.sql) hold. */
   one_duration: number | boolean;
 }
 

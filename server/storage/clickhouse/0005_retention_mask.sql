@@ -13,3 +13,12 @@ ALTER TABLE analytics_session_slots ADD COLUMN IF NOT EXISTS mask100 SimpleAggre
   toUInt128(0));
 
 ALTER TABLE analytics_session_slots MATERIALIZE COLUMN mask100;
+
+-- A stored mask was built for the duration_s of the row it was written with; rows of a
+-- session merge into one whose duration_s is their greatest. These keep the least and
+-- greatest duration_s among the merged rows that had ranges (inf and 0 when none had),
+-- so a read can tell whether every mask in a row was built for its own duration.
+ALTER TABLE analytics_session_slots ADD COLUMN IF NOT EXISTS mask_min_duration_s SimpleAggregateFunction(min, Float64) DEFAULT if(notEmpty(ranges), duration_s, inf);
+ALTER TABLE analytics_session_slots ADD COLUMN IF NOT EXISTS mask_max_duration_s SimpleAggregateFunction(max, Float64) DEFAULT if(notEmpty(ranges), duration_s, 0);
+ALTER TABLE analytics_session_slots MATERIALIZE COLUMN mask_min_duration_s;
+ALTER TABLE analytics_session_slots MATERIALIZE COLUMN mask_max_duration_s;
