@@ -277,10 +277,11 @@ describe("retention", () => {
 });
 
 describe("retention from stored masks (0005_retention_mask.sql)", () => {
-  test("each slot row keeps, when written, the 100-bucket mask the read would build for its duration", async () => {
+  test("each slot row whose ranges came with its duration keeps, when written, the 100-bucket mask the read would build", async () => {
     const rows = await t.deps.ch.query({
       query: `SELECT count() AS n, countIf(mask100 != 0) AS set, countIf(mask100 != ${rangeMaskSql("100.", "duration_s", "UInt128")}) AS differ
-              FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND duration_s > 0`,
+              FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND duration_s > 0
+                AND mask_min_duration_s = duration_s AND mask_max_duration_s = duration_s`,
       query_params: { ws: a.id },
       format: "JSONEachRow",
     });
