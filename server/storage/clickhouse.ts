@@ -20,7 +20,7 @@ export async function connectClickHouse(opts: { url?: string; embeddedPath: stri
 
 /**
  * Applies `NNNN_name.sql` files not yet recorded in `schema_migrations`.
- * Statements are separated by a line holding only `;`-terminated SQL; each file
+ * Statements end with `;` at the end of a line (`splitStatements`); each file
  * is idempotent (IF NOT EXISTS), so two processes applying it at once is harmless.
  */
 export async function migrateClickHouse(ch: Ch): Promise<string[]> {
@@ -42,7 +42,7 @@ export async function migrateClickHouse(ch: Ch): Promise<string[]> {
   return applied;
 }
 
-function splitStatements(text: string): string[] {
+export function splitStatements(text: string): string[] {
   return text
     .split(/;\s*(?:\n|$)/)
     .map((s) => s.replace(/^\s*--.*$/gm, "").trim())

@@ -1,15 +1,17 @@
 /**
  * Migrations apply in order, exactly once, even when several processes start
- * together; and the database (PGlite when embedded) keeps concurrent
- * connections apart.
+ * together; the database (PGlite when embedded) keeps concurrent connections
+ * apart; and a ClickHouse migration upgrades data written before it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectPostgres, migrate, type Sql } from "../../server/storage/postgres.ts";
 import { getEngines } from "../helpers/engines.ts";
 
-const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "server", "storage", "migrations");
+const ROOT = join(import.meta.dir, "..", "..");
+const MIGRATIONS_DIR = join(ROOT, "server", "storage", "migrations");
 const pools: Sql[] = [];
 const drops: (() => Promise<void>)[] = [];
 
@@ -85,5 +87,24 @@ describe("concurrent connections", () => {
       }),
     );
     expect(failures).toEqual([]);
+  }, 60_000);
+});
+
+describe("ClickHouse upgrade", () => {
+  test("0005 fills the retention masks of slot rows written and merged before it, in their parts, as the read would build them", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
+    drops.push(() => rm(dataDir, { recursive: true, force: true }));
+    // chDB allows one data directory per process: the upgrade runs in its own.
+    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade.ts", join(dataDir, "clickhouse"), "0005"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+    const out = await new Response(upgrade.stdout).text();
+    expect(await upgrade.exited).toBe(0);
+    const result = JSON.parse(out);
+    expect(result.applied[0]).toBe("0005_retention_mask");
+    // Session a's two writes (the first without a duration) merged before the upgrade: its mask covers both ranges.
+    expect(result.rows).toEqual([
+      { range_count: 2, duration_s: 100, mask_min_duration_s: 100, mask_max_duration_s: 100, mask_as_built: 1 },
+      { range_count: 1, duration_s: 100, mask_min_duration_s: 100, mask_max_duration_s: 100, mask_as_built: 1 },
+    ]);
+    expect(result.partsWithMask).toBeGreaterThan(0);
   }, 60_000);
 });
