@@ -87,7 +87,9 @@ FROM (
     query: "SELECT count() AS events, uniqExact(video_id) AS videos, countIf(video_id = 1) AS hot, countIf(video_id = 2) AS typical FROM events",
     query_params: {},
   });
-  console.log(`generated ${stats!.events} events over ${stats!.videos} videos in ${generateS.toFixed(1)} s (video 1: ${stats!.hot}, video 2: ${stats!.typical})`);
+  console.log(
+    `generated ${stats!.events} events over ${stats!.videos} videos in ${generateS.toFixed(1)} s (video 1: ${stats!.hot}, video 2: ${stats!.typical})`,
+  );
 
   // ---- measure ----
   const deps = { ch } as Deps; // the compute functions touch only ClickHouse
@@ -111,7 +113,10 @@ FROM (
   const steal = await stealMeter();
   const rows: Row[] = [];
   const n = (v: string) => Number(v).toLocaleString("en-US");
-  for (const [label, videoId] of [[`hot video (${n(stats!.hot)} events)`, 1], [`typical video (${n(stats!.typical)} events)`, 2]] as const) {
+  for (const [label, videoId] of [
+    [`hot video (${n(stats!.hot)} events)`, 1],
+    [`typical video (${n(stats!.typical)} events)`, 2],
+  ] as const) {
     const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [videoId], start: window.start, end: window.end, tz: window.tz };
     const summaryBody = await computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window);
     const ours = await time(() => computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window));
@@ -130,17 +135,22 @@ FROM (
     rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
   }
 
-  await report("analytics", `Analytics reads over ${Number(stats!.events).toLocaleString("en-US")} events (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`, rows, {
-    events: Number(stats!.events),
-    videos: Number(stats!.videos),
-    generate_seconds: Number(generateS.toFixed(1)),
-    target_p95_ms: TARGET_P95_MS,
-    // The machine is shared: a high load average explains slow figures.
-    load_average_1m: Number(loadavg()[0]!.toFixed(2)),
-    // CPU the hypervisor took from this machine while the reads were timed.
-    machine_steal_pct: (await steal()) ?? null,
-    all_within_target: rows.every((r) => r.within_target === "yes"),
-  });
+  await report(
+    "analytics",
+    `Analytics reads over ${Number(stats!.events).toLocaleString("en-US")} events (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`,
+    rows,
+    {
+      events: Number(stats!.events),
+      videos: Number(stats!.videos),
+      generate_seconds: Number(generateS.toFixed(1)),
+      target_p95_ms: TARGET_P95_MS,
+      // The machine is shared: a high load average explains slow figures.
+      load_average_1m: Number(loadavg()[0]!.toFixed(2)),
+      // CPU the hypervisor took from this machine while the reads were timed.
+      machine_steal_pct: (await steal()) ?? null,
+      all_within_target: rows.every((r) => r.within_target === "yes"),
+    },
+  );
 } finally {
   native?.close();
   await ch.close();

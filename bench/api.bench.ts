@@ -14,12 +14,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // The rate limiter stays on; only its ceiling is raised so the load is measured, not refused.
 const server = await startServer({ RATE_LIMIT_READS_PER_MINUTE: "1000000000" });
 const auth = { Authorization: `Bearer ${server.token}` };
-const created = await fetch(`${server.url}/api/v1/videos`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ title: "Bench video", tags: ["bench"] }) });
+const created = await fetch(`${server.url}/api/v1/videos`, {
+  method: "POST",
+  headers: { ...auth, "Content-Type": "application/json" },
+  body: JSON.stringify({ title: "Bench video", tags: ["bench"] }),
+});
 const videoId = ((await created.json()) as { video: { id: number } }).video.id;
 const body = await (await fetch(`${server.url}/api/v1/videos/${videoId}`, { headers: auth })).text();
 
 const barePort = await freePort();
-const bare = Bun.spawn([process.execPath, join(import.meta.dir, "lib", "bare-json-server.ts"), String(barePort)], { stdin: new Blob([body]), stdout: "inherit", stderr: "inherit" });
+const bare = Bun.spawn([process.execPath, join(import.meta.dir, "lib", "bare-json-server.ts"), String(barePort)], {
+  stdin: new Blob([body]),
+  stdout: "inherit",
+  stderr: "inherit",
+});
 await Bun.sleep(300);
 
 const ours: LoadResult[] = [];

@@ -21,12 +21,19 @@ const N = Number(process.env.BENCH_RUNS ?? 50);
 const dataDir = await mkdtemp(join(tmpdir(), "frameline-deploy-bench-"));
 const deps = await createDeps(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn" }));
 try {
-  const [ws] = await deps.sql`INSERT INTO workspaces (code, name, legacy_key_hash) VALUES (${crypto.randomUUID()}, 'bench', ${crypto.randomUUID().replaceAll("-", "").padEnd(64, "0")}) RETURNING id, code`;
+  const [ws] =
+    await deps.sql`INSERT INTO workspaces (code, name, legacy_key_hash) VALUES (${crypto.randomUUID()}, 'bench', ${crypto.randomUUID().replaceAll("-", "").padEnd(64, "0")}) RETURNING id, code`;
   const video = await createVideo(deps, ws!.id, { title: "Deploy bench" });
   // A realistic payload: theme colours, chapters and a CTA card, so feature code is in the bundle.
   const payload = (i: number) => ({
     style_options: { main_color: `#${(0x100000 + i * 9973).toString(16).slice(-6)}` },
-    chapters_options: { enabled: true, chapters: [{ time_s: 0, title: "Intro" }, { time_s: 30, title: "Offer" }] },
+    chapters_options: {
+      enabled: true,
+      chapters: [
+        { time_s: 0, title: "Intro" },
+        { time_s: 30, title: "Offer" },
+      ],
+    },
     cta_cards_options: { enabled: true, cards: [{ time_s: 20, text: "Buy now", button_text: "Buy", url: "https://shop.example/buy" }] },
   });
 

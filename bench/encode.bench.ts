@@ -26,10 +26,31 @@ const work = await mkdtemp(join(tmpdir(), "frameline-encode-bench-"));
 const clip = join(work, "clip-1080p.mp4");
 console.log(`generating a ${SECONDS} s 1080p clip...`);
 await run([
-  "ffmpeg", "-hide_banner", "-v", "error", "-y",
-  "-f", "lavfi", "-i", `testsrc2=size=1920x1080:rate=30:duration=${SECONDS}`,
-  "-f", "lavfi", "-i", `sine=frequency=440:duration=${SECONDS}`,
-  "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-c:a", "aac", "-shortest", clip,
+  "ffmpeg",
+  "-hide_banner",
+  "-v",
+  "error",
+  "-y",
+  "-f",
+  "lavfi",
+  "-i",
+  `testsrc2=size=1920x1080:rate=30:duration=${SECONDS}`,
+  "-f",
+  "lavfi",
+  "-i",
+  `sine=frequency=440:duration=${SECONDS}`,
+  "-c:v",
+  "libx264",
+  "-preset",
+  "veryfast",
+  "-pix_fmt",
+  "yuv420p",
+  "-g",
+  "60",
+  "-c:a",
+  "aac",
+  "-shortest",
+  clip,
 ]);
 
 async function bare(): Promise<number> {
@@ -48,7 +69,11 @@ const server = await startServer({ RATE_LIMIT_WRITES_PER_MINUTE: "100000", RATE_
 const auth = { Authorization: `Bearer ${server.token}` };
 
 async function ours(): Promise<number> {
-  const created = await fetch(`${server.url}/api/v1/videos`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ title: "encode bench" }) });
+  const created = await fetch(`${server.url}/api/v1/videos`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "encode bench" }),
+  });
   const id = ((await created.json()) as { video: { id: number } }).video.id;
   const form = new FormData();
   form.append("file", Bun.file(clip), "clip-1080p.mp4");

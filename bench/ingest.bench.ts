@@ -192,7 +192,10 @@ end
 async function wrk(spec: LoadSpec): Promise<LoadOut> {
   const script = join(tmpdir(), `frameline-ingest-${process.pid}-${spec.run}.lua`);
   await Bun.write(script, lua(spec));
-  const proc = Bun.spawn(["wrk", "-t2", `-c${spec.connections}`, `-d${spec.seconds + TAIL_SECONDS}s`, "--timeout", "10s", "-s", script, spec.url], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn(["wrk", "-t2", `-c${spec.connections}`, `-d${spec.seconds + TAIL_SECONDS}s`, "--timeout", "10s", "-s", script, spec.url], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const text = await new Response(proc.stdout).text();
   await proc.exited;
   await rm(script, { force: true });
@@ -236,22 +239,25 @@ async function load(spec: LoadSpec): Promise<LoadOut> {
 const dataDir = await mkdtemp(join(tmpdir(), "frameline-ingest-bench-"));
 const port = freePort();
 const barePort = freePort();
-const server = Bun.spawn([process.execPath, ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(" ") : []), join(ROOT, "server", "main.ts")], {
-  env: {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    LOG_LEVEL: "warn",
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-    CLICKHOUSE_URL: "",
-    IN_PROCESS_WORKERS: "0",
-    // The limiters stay on; only their ceilings are raised so the load is measured, not refused.
-    EVENTS_RATE_LIMIT_PER_MINUTE: "1000000000",
-    EVENTS_RATE_LIMIT_PER_IP_PER_MINUTE: "1000000000",
+const server = Bun.spawn(
+  [process.execPath, ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(" ") : []), join(ROOT, "server", "main.ts")],
+  {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+      CLICKHOUSE_URL: "",
+      IN_PROCESS_WORKERS: "0",
+      // The limiters stay on; only their ceilings are raised so the load is measured, not refused.
+      EVENTS_RATE_LIMIT_PER_MINUTE: "1000000000",
+      EVENTS_RATE_LIMIT_PER_IP_PER_MINUTE: "1000000000",
+    },
+    stdout: "pipe",
+    stderr: "inherit",
   },
-  stdout: "pipe",
-  stderr: "inherit",
-});
+);
 const bare = Bun.spawn([process.execPath, import.meta.path, "--bare", String(barePort)], { stdout: "pipe", stderr: "inherit" });
 let serverStopped = false;
 try {
@@ -274,13 +280,27 @@ try {
         fetch(`${url}/v1/collect`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ workspace_code: workspaceCode, video_code: videoCode, session_id: session, device_id: `bench-device-${i + j}`, events: [{ type: "play", video_time: 0 }] }),
+          body: JSON.stringify({
+            workspace_code: workspaceCode,
+            video_code: videoCode,
+            session_id: session,
+            device_id: `bench-device-${i + j}`,
+            events: [{ type: "play", video_time: 0 }],
+          }),
         }).then((r) => r.text()),
       ),
     );
   }
 
-  const spec = (target: string, seconds: number): LoadSpec => ({ url: target, token, seconds, connections: CONNECTIONS, sessions, videoCode, run: crypto.randomUUID().slice(0, 8) });
+  const spec = (target: string, seconds: number): LoadSpec => ({
+    url: target,
+    token,
+    seconds,
+    connections: CONNECTIONS,
+    sessions,
+    videoCode,
+    run: crypto.randomUUID().slice(0, 8),
+  });
   // Warm-up both (caches, JIT), then the measured runs, bare first.
   await load(spec(`http://127.0.0.1:${barePort}/`, 1));
   const warm = await load(spec(`${url}/v1/event`, 2));
@@ -315,8 +335,24 @@ try {
     "ingest",
     `POST /v1/event (token, realistic bodies, acknowledged after the ClickHouse write) vs bare Bun.serve parsing the same JSON — ${GENERATOR}, ${CONNECTIONS} connections, ${SECONDS}s each`,
     [
-      { target: "Frameline POST /v1/event", "events/s": Math.round(eps), "p50 ms": o.p50Ms, "p99 ms": o.p99Ms, "2xx": o.ok2xx, "non-2xx": o.non2xx, failed: o.failed },
-      { target: "bare Bun.serve, same JSON", "events/s": Math.round(bareEps), "p50 ms": b.p50Ms, "p99 ms": b.p99Ms, "2xx": b.ok2xx, "non-2xx": b.non2xx, failed: b.failed },
+      {
+        target: "Frameline POST /v1/event",
+        "events/s": Math.round(eps),
+        "p50 ms": o.p50Ms,
+        "p99 ms": o.p99Ms,
+        "2xx": o.ok2xx,
+        "non-2xx": o.non2xx,
+        failed: o.failed,
+      },
+      {
+        target: "bare Bun.serve, same JSON",
+        "events/s": Math.round(bareEps),
+        "p50 ms": b.p50Ms,
+        "p99 ms": b.p99Ms,
+        "2xx": b.ok2xx,
+        "non-2xx": b.non2xx,
+        failed: b.failed,
+      },
       { target: "ratio (ours / bare)", "events/s": `${ratio.toFixed(2)}x`, "p50 ms": "", "p99 ms": "", "2xx": "", "non-2xx": "", failed: "" },
     ],
     {
@@ -324,7 +360,12 @@ try {
       events_per_second: Math.round(eps),
       // CPU of the POST window (the tail's health checks excluded), merges ClickHouse runs meanwhile included.
       server_cpu_us_per_event: serverCpuPerEvent,
-      server_cpu_us_per_event_by_thread: Object.fromEntries([...cpuByThread].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, seconds]) => [name, perEvent(seconds)])),
+      server_cpu_us_per_event_by_thread: Object.fromEntries(
+        [...cpuByThread]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
+          .map(([name, seconds]) => [name, perEvent(seconds)]),
+      ),
       // CPU the hypervisor took from this machine during our run (a shared host drifts).
       machine_steal_pct: stealPct ?? null,
       clickhouse_rows: rows,
@@ -351,7 +392,9 @@ async function threadCpu(pid: number): Promise<Map<string, { name: string; secon
   const out = new Map<string, { name: string; seconds: number }>();
   const tids = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   for (const tid of tids) {
-    const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`).text().catch(() => "");
+    const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`)
+      .text()
+      .catch(() => "");
     if (!stat) continue;
     const name = tid === String(pid) ? "main (JS)" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");

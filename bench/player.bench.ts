@@ -80,8 +80,22 @@ async function main() {
     const coreUrl = `${server.url}/cdn/p/${core.core}`;
     const stream = `${server.url}/media/index.m3u8`;
     const config = (engine: "hlsjs" | "auto"): PlayerConfig => ({
-      video: { id: 1, code: CODE, title: "Bench", workspace_code: "ws_bench", default_orientation: "landscape", plain_mode: false, landscape: { hls: stream, poster: `${server.url}/media/poster.jpg`, w: 1280, h: 720 }, portrait: null },
-      settings: { playback_options: { hls_engine: engine }, continue_watching_options: { enabled: false }, progress_options: { bar_color: "#ff8800", background_color: "#ffffff33" }, style_options: { main_color: "#2563eb", background_color: "#000000" } },
+      video: {
+        id: 1,
+        code: CODE,
+        title: "Bench",
+        workspace_code: "ws_bench",
+        default_orientation: "landscape",
+        plain_mode: false,
+        landscape: { hls: stream, poster: `${server.url}/media/poster.jpg`, w: 1280, h: 720 },
+        portrait: null,
+      },
+      settings: {
+        playback_options: { hls_engine: engine },
+        continue_watching_options: { enabled: false },
+        progress_options: { bar_color: "#ff8800", background_color: "#ffffff33" },
+        style_options: { main_color: "#2563eb", background_color: "#000000" },
+      },
       playlist: null,
       events_url: server.url,
     });
@@ -96,7 +110,12 @@ async function main() {
         `<script src="/vendor/hls.light.min.js"></script><script>document.addEventListener("click",function(e){if(e.target.id!=="play")return;var v=document.getElementById("v");var h=new Hls();h.loadSource(${JSON.stringify(stream)});h.attachMedia(v);v.play();});</script>`,
       ),
     );
-    server.route("/bare-native.html", page(`<video id="v" poster="/media/poster.jpg" style="width:100%;aspect-ratio:16/9" playsinline></video><button id="play" onclick="var v=document.getElementById('v');v.src=${JSON.stringify(stream).replace(/"/g, "&quot;")};v.play()">Play</button>`));
+    server.route(
+      "/bare-native.html",
+      page(
+        `<video id="v" poster="/media/poster.jpg" style="width:100%;aspect-ratio:16/9" playsinline></video><button id="play" onclick="var v=document.getElementById('v');v.src=${JSON.stringify(stream).replace(/"/g, "&quot;")};v.play()">Play</button>`,
+      ),
+    );
 
     const variants: Variant[] = [
       { name: "hls.js alone (bare page)", path: "/bare-hlsjs.html", click: "#play" },
@@ -104,7 +123,10 @@ async function main() {
       { name: "Frameline player, auto engine", path: "/player-auto.html", click: ".fl-big" },
       { name: "native <video> alone (bare page)", path: "/bare-native.html", click: "#play" },
     ];
-    const results: Record<string, Record<string, { startup_ms_median: number; startup_ms_runs: number[]; bytes_before_play: number; script_bytes_before_play: number }>> = {};
+    const results: Record<
+      string,
+      Record<string, { startup_ms_median: number; startup_ms_runs: number[]; bytes_before_play: number; script_bytes_before_play: number }>
+    > = {};
     for (const profile of Object.keys(PROFILES) as (keyof typeof PROFILES)[]) {
       results[profile] = {};
       const runs = new Map<string, number[]>(variants.map((v) => [v.name, []]));
@@ -115,7 +137,12 @@ async function main() {
           if (i < 0) continue;
           runs.get(v.name)!.push(Math.round(r.ms * 10) / 10);
           const list = runs.get(v.name)!;
-          results[profile][v.name] = { startup_ms_median: median(list), startup_ms_runs: list, bytes_before_play: r.bytes.total, script_bytes_before_play: r.bytes.scripts };
+          results[profile][v.name] = {
+            startup_ms_median: median(list),
+            startup_ms_runs: list,
+            bytes_before_play: r.bytes.total,
+            script_bytes_before_play: r.bytes.scripts,
+          };
         }
       }
     }
@@ -127,11 +154,17 @@ async function main() {
     for (const [profile, rows] of Object.entries(results)) {
       for (const [name, r] of Object.entries(rows)) {
         const ratio = r.startup_ms_median / rows[base].startup_ms_median;
-        console.log(`| ${profile} | ${name} | ${r.startup_ms_median.toFixed(1)} | ${ratio.toFixed(2)}x | ${r.bytes_before_play} | ${r.script_bytes_before_play} |`);
+        console.log(
+          `| ${profile} | ${name} | ${r.startup_ms_median.toFixed(1)} | ${ratio.toFixed(2)}x | ${r.bytes_before_play} | ${r.script_bytes_before_play} |`,
+        );
       }
     }
     mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-    writeFileSync(join(ROOT, "bench/results/player.json"), JSON.stringify({ bench: "player-startup", at: new Date().toISOString(), chromium: browser.version(), runs: RUNS, baseline: base, results }, null, 2) + "\n");
+    writeFileSync(
+      join(ROOT, "bench/results/player.json"),
+      JSON.stringify({ bench: "player-startup", at: new Date().toISOString(), chromium: browser.version(), runs: RUNS, baseline: base, results }, null, 2) +
+        "\n",
+    );
     console.log("\nwritten: bench/results/player.json");
   } finally {
     await browser.close();

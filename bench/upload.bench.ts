@@ -60,7 +60,11 @@ async function main() {
   const chunkBody = (at: number) => Bun.file(source).slice(at, Math.min(at + CHUNK, SIZE));
 
   async function ours(): Promise<number> {
-    const created = await fetch(`${server.url}/api/v1/videos`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ title: "bench" }) });
+    const created = await fetch(`${server.url}/api/v1/videos`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "bench" }),
+    });
     const videoId = ((await created.json()) as { video: { id: number } }).video.id;
     const start = performance.now();
     const init = await fetch(`${server.url}/api/v1/videos/${videoId}/upload/init`, {
@@ -70,7 +74,11 @@ async function main() {
     });
     const session = (await init.json()) as { upload_url: string };
     for (let at = 0; at < SIZE; at += CHUNK) {
-      const res = await fetch(session.upload_url, { method: "PATCH", headers: { ...auth, "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) }, body: chunkBody(at) });
+      const res = await fetch(session.upload_url, {
+        method: "PATCH",
+        headers: { ...auth, "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) },
+        body: chunkBody(at),
+      });
       if (res.status !== 200) throw new Error(`PATCH ${at}: ${res.status} ${await res.text()}`);
     }
     const done = await fetch(`${session.upload_url}/complete`, { method: "POST", headers: auth });
@@ -84,7 +92,11 @@ async function main() {
     if (created.status !== 201) throw new Error(`tus create: ${created.status}`);
     const url = new URL(created.headers.get("location")!, `http://127.0.0.1:${tusPort}`).toString();
     for (let at = 0; at < SIZE; at += CHUNK) {
-      const res = await fetch(url, { method: "PATCH", headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) }, body: chunkBody(at) });
+      const res = await fetch(url, {
+        method: "PATCH",
+        headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(at) },
+        body: chunkBody(at),
+      });
       if (res.status !== 204) throw new Error(`tus PATCH ${at}: ${res.status}`);
     }
     return performance.now() - start;
@@ -141,9 +153,9 @@ async function main() {
     "upload",
     `Resumable upload of ${SIZE / MiB} MiB in 8 MiB chunks (median of ${ROUNDS} rounds)`,
     [
-      { side: "frameline init/PATCH/complete", "MB/s": o, "ms": median(times.ours), ratio: 1 },
-      { side: "@tus/server + @tus/file-store", "MB/s": t, "ms": median(times.tus), ratio: o / t },
-      { side: "raw disk write (same chunks)", "MB/s": r, "ms": median(times.raw), ratio: o / r },
+      { side: "frameline init/PATCH/complete", "MB/s": o, ms: median(times.ours), ratio: 1 },
+      { side: "@tus/server + @tus/file-store", "MB/s": t, ms: median(times.tus), ratio: o / t },
+      { side: "raw disk write (same chunks)", "MB/s": r, ms: median(times.raw), ratio: o / r },
     ],
     {
       ratio_vs_tus: Number((o / t).toFixed(3)),

@@ -84,7 +84,8 @@ try {
   const t1 = performance.now();
   const result = await deliverer.runUntilIdle();
   const deliverMs = performance.now() - t1;
-  const [states] = await sql`SELECT count(*) FILTER (WHERE state = 'delivered')::int AS delivered, count(*) FILTER (WHERE state <> 'delivered')::int AS other FROM webhook_deliveries`;
+  const [states] =
+    await sql`SELECT count(*) FILTER (WHERE state = 'delivered')::int AS delivered, count(*) FILTER (WHERE state <> 'delivered')::int AS other FROM webhook_deliveries`;
   const received = rx.ids.size;
   const duplicates = rx.duplicates();
   const lost = EVENTS - received;
@@ -92,7 +93,9 @@ try {
   // Baseline: the same bodies, POSTed by a bare fetch loop at the same concurrency.
   const rows = await sql<{ event_id: string; workspace_id: number; event: string; data: Record<string, unknown>; created_at: Date }[]>`
     SELECT event_id, workspace_id, event, data, created_at FROM outbox ORDER BY id`;
-  const bodies = rows.map((r) => serializeEnvelope({ id: r.event_id, event: r.event, workspace_id: r.workspace_id, created_at: r.created_at.toISOString(), data: r.data }));
+  const bodies = rows.map((r) =>
+    serializeEnvelope({ id: r.event_id, event: r.event, workspace_id: r.workspace_id, created_at: r.created_at.toISOString(), data: r.data }),
+  );
   rx.reset();
   let next = 0;
   const t2 = performance.now();
@@ -100,7 +103,11 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < bodies.length) {
         const i = next++;
-        const res = await fetch(`${rx.url}/hook`, { method: "POST", headers: { "Content-Type": "application/json", "webhook-id": rows[i]!.event_id }, body: bodies[i] });
+        const res = await fetch(`${rx.url}/hook`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "webhook-id": rows[i]!.event_id },
+          body: bodies[i],
+        });
         await res.arrayBuffer();
       }
     }),
@@ -113,11 +120,36 @@ try {
     "webhooks",
     `10,000-event burst to one subscription (${db.mode}), local receiver deduping by webhook-id, concurrency ${CONCURRENCY}`,
     [
-      { path: "Frameline deliverer (fan-out, claim, sign, POST, record)", events: EVENTS, "seconds": deliverMs / 1000, "deliveries/s": Math.round(ours), duplicates, lost },
-      { path: "bare fetch loop, same bodies", events: EVENTS, "seconds": bareMs / 1000, "deliveries/s": Math.round(bare), duplicates: rx.duplicates(), lost: EVENTS - rx.ids.size },
+      {
+        path: "Frameline deliverer (fan-out, claim, sign, POST, record)",
+        events: EVENTS,
+        seconds: deliverMs / 1000,
+        "deliveries/s": Math.round(ours),
+        duplicates,
+        lost,
+      },
+      {
+        path: "bare fetch loop, same bodies",
+        events: EVENTS,
+        seconds: bareMs / 1000,
+        "deliveries/s": Math.round(bare),
+        duplicates: rx.duplicates(),
+        lost: EVENTS - rx.ids.size,
+      },
       { path: "ratio (ours / bare)", events: "", seconds: "", "deliveries/s": `${(ours / bare).toFixed(2)}x`, duplicates: "", lost: "" },
     ],
-    { mode: db.mode, concurrency: CONCURRENCY, enqueue_ms: Math.round(enqueueMs), deliverer: result, delivery_rows: states, deliveries_per_second: Math.round(ours), baseline_per_second: Math.round(bare), ratio: Number((ours / bare).toFixed(3)), duplicates, lost },
+    {
+      mode: db.mode,
+      concurrency: CONCURRENCY,
+      enqueue_ms: Math.round(enqueueMs),
+      deliverer: result,
+      delivery_rows: states,
+      deliveries_per_second: Math.round(ours),
+      baseline_per_second: Math.round(bare),
+      ratio: Number((ours / bare).toFixed(3)),
+      duplicates,
+      lost,
+    },
   );
   if (lost !== 0 || duplicates !== 0 || states!.other !== 0) {
     console.error("webhooks bench: events were lost or duplicated");

@@ -80,7 +80,9 @@ async function buildCore(corePath: string): Promise<{ core: CoreBuild; inputs: s
   const coreFile = files.find((f) => /^p\/core-[^/]+\.js$/.test(f.key));
   if (!coreFile) throw new Error("esbuild produced no core file");
   // Only the project's own sources can change under a running process.
-  const inputs = Object.keys(result.metafile!.inputs).filter((p) => !p.includes("node_modules")).map((p) => resolve(p));
+  const inputs = Object.keys(result.metafile!.inputs)
+    .filter((p) => !p.includes("node_modules"))
+    .map((p) => resolve(p));
   return { core: { coreFile: coreFile.key.slice(2), files }, inputs };
 }
 

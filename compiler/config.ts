@@ -88,8 +88,8 @@ export function playerConfig(opts: {
               lesson_label: text(item.lesson_label),
               duration_s: typeof item.duration_s === "number" ? item.duration_s : null,
               thumb_url: text(item.thumb_url),
-              hls: m ? ((portrait ? m.portrait_hls ?? m.landscape_hls : m.landscape_hls ?? m.portrait_hls) ?? null) : null,
-              poster: m ? ((portrait ? m.portrait_thumb ?? m.landscape_thumb : m.landscape_thumb ?? m.portrait_thumb) ?? null) : null,
+              hls: m ? ((portrait ? (m.portrait_hls ?? m.landscape_hls) : (m.landscape_hls ?? m.portrait_hls)) ?? null) : null,
+              poster: m ? ((portrait ? (m.portrait_thumb ?? m.landscape_thumb) : (m.landscape_thumb ?? m.portrait_thumb)) ?? null) : null,
             };
           }),
         }

@@ -24,7 +24,13 @@ export function Chart(props: ChartProps) {
       width: width(),
       height: props.height ?? 220,
       // Bars sit on whole days: half a day of room each side keeps the first and last bar visible.
-      scales: { x: { time: !!props.xTime, ...(props.series.some((s) => s.bars) ? { range: (_u: uPlot, min: number, max: number) => [min - 43_200, max + 43_200] as uPlot.Range.MinMax } : {}) }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
+      scales: {
+        x: {
+          time: !!props.xTime,
+          ...(props.series.some((s) => s.bars) ? { range: (_u: uPlot, min: number, max: number) => [min - 43_200, max + 43_200] as uPlot.Range.MinMax } : {}),
+        },
+        y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] },
+      },
       axes: [
         { label: props.xLabel, stroke: "#374151", grid: { stroke: "#e5e7eb" } },
         { label: props.yLabel, stroke: "#374151", grid: { stroke: "#e5e7eb" } },

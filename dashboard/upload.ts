@@ -8,11 +8,22 @@ import { HttpError, call, currentToken } from "./api.ts";
 import * as session from "./session.ts";
 
 const MIME_BY_EXT: Record<string, string> = {
-  mp4: "video/mp4", m4v: "video/x-m4v", mov: "video/quicktime", avi: "video/x-msvideo", webm: "video/webm",
-  ogv: "video/ogg", "3gp": "video/3gpp", mkv: "video/x-matroska",
+  mp4: "video/mp4",
+  m4v: "video/x-m4v",
+  mov: "video/quicktime",
+  avi: "video/x-msvideo",
+  webm: "video/webm",
+  ogv: "video/ogg",
+  "3gp": "video/3gpp",
+  mkv: "video/x-matroska",
 };
 const ACCEPTED = new Set(Object.values(MIME_BY_EXT));
-export const ACCEPT_ATTR = Object.keys(MIME_BY_EXT).map((e) => "." + e).join(",") + "," + [...ACCEPTED].join(",");
+export const ACCEPT_ATTR =
+  Object.keys(MIME_BY_EXT)
+    .map((e) => "." + e)
+    .join(",") +
+  "," +
+  [...ACCEPTED].join(",");
 
 export function mimeOf(file: File): string | undefined {
   if (ACCEPTED.has(file.type)) return file.type;
@@ -44,7 +55,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** One PATCH through XHR, because fetch cannot report upload progress. */
-function sendChunk(uploadId: string, offset: number, chunk: Blob, token: string, onBytes: (n: number) => void, signal?: AbortSignal): Promise<{ offset: number }> {
+function sendChunk(
+  uploadId: string,
+  offset: number,
+  chunk: Blob,
+  token: string,
+  onBytes: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<{ offset: number }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PATCH", `/api/v1/uploads/${encodeURIComponent(uploadId)}`);
@@ -75,7 +93,8 @@ function sendChunk(uploadId: string, offset: number, chunk: Blob, token: string,
   });
 }
 
-const transient = (e: unknown) => e instanceof HttpError && (e.status === 0 || e.status === 429 || e.status >= 500 || (e.status === 401 && e.code === "INVALID_TOKEN"));
+const transient = (e: unknown) =>
+  e instanceof HttpError && (e.status === 0 || e.status === 429 || e.status >= 500 || (e.status === 401 && e.code === "INVALID_TOKEN"));
 
 export async function uploadFile(videoId: number, file: File, orientation: string, onState: (s: UploadState) => void, signal?: AbortSignal): Promise<any> {
   const mime = mimeOf(file);

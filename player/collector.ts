@@ -26,10 +26,7 @@ export class Collector {
   ) {
     this.timer = setInterval(() => this.flush(false), intervalMs);
     const final = () => this.flush(true);
-    this.off = [
-      listen(window, "pagehide", final),
-      listen(document, "visibilitychange", () => document.visibilityState === "hidden" && final()),
-    ];
+    this.off = [listen(window, "pagehide", final), listen(document, "visibilitychange", () => document.visibilityState === "hidden" && final())];
   }
 
   push(type: string, videoTime: number, fields?: Record<string, unknown>): void {

@@ -25,7 +25,13 @@ async function sha256(text: string): Promise<string | undefined> {
  */
 export async function trackBody(workspaceCode: string, identity: Identity, name: string, properties: Record<string, unknown> = {}): Promise<TrackBody> {
   const props: Record<string, unknown> = {};
-  const body: TrackBody = { workspace_code: workspaceCode, session_id: identity.sessionId, device_id: identity.deviceId, event: String(name), properties: props };
+  const body: TrackBody = {
+    workspace_code: workspaceCode,
+    session_id: identity.sessionId,
+    device_id: identity.deviceId,
+    event: String(name),
+    properties: props,
+  };
   for (const k in properties) {
     const v = properties[k];
     if (k === "value") {
@@ -58,7 +64,10 @@ export function createGlobal(eventsUrl: string, workspaceCode: string, identity:
   return {
     track(name, properties) {
       if (!name) return;
-      trackBody(workspaceCode, identity, name, properties || {}).then((b) => post(url, b), () => {});
+      trackBody(workspaceCode, identity, name, properties || {}).then(
+        (b) => post(url, b),
+        () => {},
+      );
     },
     getSessionId: () => identity.sessionId,
     getDeviceId: () => identity.deviceId,

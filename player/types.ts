@@ -14,15 +14,38 @@ export interface Rendition {
   h: number;
 }
 
-export interface ChapterOption { time_s: number; title: string }
-export interface CtaCardOption { time_s: number; duration_s?: number; text?: string; button_text?: string; url?: string }
-export interface CaptionTrackOption { src: string; srclang: string; label?: string; default?: boolean }
+export interface ChapterOption {
+  time_s: number;
+  title: string;
+}
+export interface CtaCardOption {
+  time_s: number;
+  duration_s?: number;
+  text?: string;
+  button_text?: string;
+  url?: string;
+}
+export interface CaptionTrackOption {
+  src: string;
+  srclang: string;
+  label?: string;
+  default?: boolean;
+}
 
 export interface PlayerSettings {
   style_options?: { main_color?: string; background_color?: string; text_color?: string; font_family?: string; border_radius?: number };
   progress_options?: { enabled?: boolean; background_color?: string; bar_color?: string; height_px?: number; fast_start?: boolean };
   autoplay_options?: { enabled?: boolean; muted?: boolean; unmute_prompt?: boolean; unmute_prompt_text?: string };
-  playback_options?: { controls?: boolean; show_play_button?: boolean; allow_seek?: boolean; allow_speed?: boolean; loop?: boolean; start_time_s?: number; preload?: string; hls_engine?: "auto" | "hlsjs" | "native" };
+  playback_options?: {
+    controls?: boolean;
+    show_play_button?: boolean;
+    allow_seek?: boolean;
+    allow_speed?: boolean;
+    loop?: boolean;
+    start_time_s?: number;
+    preload?: string;
+    hls_engine?: "auto" | "hlsjs" | "native";
+  };
   controls_options?: { play?: boolean; progress?: boolean; time?: boolean; volume?: boolean; fullscreen?: boolean; settings?: boolean };
   speed_options?: { speeds?: number[]; default_speed?: number };
   continue_watching_options?: { enabled?: boolean; prompt_text?: string; min_seconds?: number };

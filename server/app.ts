@@ -33,52 +33,69 @@ export interface AppOptions {
 }
 
 export function createApp(deps: Deps, options: AppOptions) {
-  const api = new Elysia({ prefix: "/api/v1" }).use(videosModule(deps)).use(foldersModule(deps)).use(settingsModule(deps)).use(playlistsModule(deps)).use(webhooksModule(deps)).use(automationModule(deps)).use(conversionsModule(deps)).use(uploadsModule(deps)).use(analyticsModule(deps)).use(exportsModule(deps));
+  const api = new Elysia({ prefix: "/api/v1" })
+    .use(videosModule(deps))
+    .use(foldersModule(deps))
+    .use(settingsModule(deps))
+    .use(playlistsModule(deps))
+    .use(webhooksModule(deps))
+    .use(automationModule(deps))
+    .use(conversionsModule(deps))
+    .use(uploadsModule(deps))
+    .use(analyticsModule(deps))
+    .use(exportsModule(deps));
 
-  return new Elysia()
-    .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
-    .get("/health", () => ({ ok: true }), { detail: { hide: true } })
-    // The docs page loads its UI from this process, so it works offline.
-    .get("/api/v1/docs/scalar.js", () => new Response(Bun.file(SCALAR_BUNDLE), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } }), {
-      detail: { hide: true },
-    })
-    .use(
-      openapi({
-        path: "/api/v1/docs",
-        specPath: "/api/v1/openapi.json",
-        provider: "scalar",
-        // An absolute spec URL: the plugin's default is relative and resolves to /api/v1/api/v1/openapi.json from this page.
-        scalar: { cdn: "/api/v1/docs/scalar.js", url: "/api/v1/openapi.json" } as never,
-        exclude: { paths: ["/health", "/api/v1/docs/scalar.js"] },
-        documentation: {
-          info: {
-            title: "Frameline API",
-            version: "1.0.0",
-            description:
-              "Videos, uploads, settings, playlists, conversions, events, analytics, exports and webhooks. " +
-              "Authenticate with `Authorization: Bearer flt_...` or `X-API-Key: flt_...`. Errors use `{error: {code, message}}`; " +
-              "422 validation errors use `{message, errors: {field: [text]}}`.",
-          },
-          servers: [{ url: deps.config.publicUrl }],
-          components: {
-            securitySchemes: {
-              bearer: { type: "http", scheme: "bearer", description: "A scoped token (flt_...)." },
-              apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
-            },
-          },
-          security: [{ bearer: [] }, { apiKey: [] }],
+  return (
+    new Elysia()
+      .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
+      .get("/health", () => ({ ok: true }), { detail: { hide: true } })
+      // The docs page loads its UI from this process, so it works offline.
+      .get(
+        "/api/v1/docs/scalar.js",
+        () =>
+          new Response(Bun.file(SCALAR_BUNDLE), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } }),
+        {
+          detail: { hide: true },
         },
-      }),
-    )
-    .use(adminModule(deps, options.adminKey))
-    .use(cdnModule(deps))
-    .use(ingestAdminModule(deps, options.adminKey))
-    .use(eventsModule(deps))
-    .use(browserConversionModule(deps))
-    .use(trackerModule())
-    .use(mediaModule(deps))
-    .use(dashboardModule(deps))
-    .use(api);
+      )
+      .use(
+        openapi({
+          path: "/api/v1/docs",
+          specPath: "/api/v1/openapi.json",
+          provider: "scalar",
+          // An absolute spec URL: the plugin's default is relative and resolves to /api/v1/api/v1/openapi.json from this page.
+          scalar: { cdn: "/api/v1/docs/scalar.js", url: "/api/v1/openapi.json" } as never,
+          exclude: { paths: ["/health", "/api/v1/docs/scalar.js"] },
+          documentation: {
+            info: {
+              title: "Frameline API",
+              version: "1.0.0",
+              description:
+                "Videos, uploads, settings, playlists, conversions, events, analytics, exports and webhooks. " +
+                "Authenticate with `Authorization: Bearer flt_...` or `X-API-Key: flt_...`. Errors use `{error: {code, message}}`; " +
+                "422 validation errors use `{message, errors: {field: [text]}}`.",
+            },
+            servers: [{ url: deps.config.publicUrl }],
+            components: {
+              securitySchemes: {
+                bearer: { type: "http", scheme: "bearer", description: "A scoped token (flt_...)." },
+                apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+              },
+            },
+            security: [{ bearer: [] }, { apiKey: [] }],
+          },
+        }),
+      )
+      .use(adminModule(deps, options.adminKey))
+      .use(cdnModule(deps))
+      .use(ingestAdminModule(deps, options.adminKey))
+      .use(eventsModule(deps))
+      .use(browserConversionModule(deps))
+      .use(trackerModule())
+      .use(mediaModule(deps))
+      .use(dashboardModule(deps))
+      .use(api)
+  );
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -66,7 +66,10 @@ switch (`${noun} ${verb}`) {
     const days = values["expires-days"];
     await call("POST", `/workspaces/${need("workspace")}/tokens`, {
       name: values.name ?? "CLI token",
-      scopes: (need("scopes") as string).split(",").map((s) => s.trim()).filter(Boolean),
+      scopes: (need("scopes") as string)
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
       ...(days ? { expires_in_days: Number(days) } : {}),
     });
     break;

@@ -119,7 +119,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   if (config.databaseUrl) {
     // Embedded mode is one process: its own writers evict, nobody else writes.
     closers.unshift(await listenForRevocations(sql, tokens));
-    const sub = await sql.listen(VIDEO_CHANGED_CHANNEL, (id) => videoCache.evict(Number(id)), () => videoCache.clear());
+    const sub = await sql.listen(
+      VIDEO_CHANGED_CHANNEL,
+      (id) => videoCache.evict(Number(id)),
+      () => videoCache.clear(),
+    );
     closers.unshift(() => sub.unlisten());
   }
 

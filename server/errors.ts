@@ -29,18 +29,15 @@ const events = (status: number, code: string, message: string, extra: Record<str
 export const Errors = {
   authRequired: () => api(401, "AUTH_REQUIRED", "No API token was sent. Use Authorization: Bearer <token> or X-API-Key."),
   invalidToken: () => api(401, "INVALID_TOKEN", "The API token is wrong, expired or revoked."),
-  insufficientScope: (required: string) =>
-    api(403, "INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
-  authUnavailable: () =>
-    api(503, "AUTH_UNAVAILABLE", "Token verification is temporarily unavailable. Retry shortly.", {}, { "Retry-After": "5" }),
+  insufficientScope: (required: string) => api(403, "INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
+  authUnavailable: () => api(503, "AUTH_UNAVAILABLE", "Token verification is temporarily unavailable. Retry shortly.", {}, { "Retry-After": "5" }),
   rateLimited: (retryAfterSeconds: number, headers: Record<string, string>) =>
     api(429, "RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, {}, { ...headers, "Retry-After": String(retryAfterSeconds) }),
 
   /** 404 for GET video, settings, embed and config (SPEC.md "Errors"). */
   videoNotFoundRead: () => api(404, "NOT_FOUND", "Video not found"),
   /** 404 for PATCH, DELETE, duplicate, playlist and settings calls. */
-  modelNotFound: (model: string, id: string | number) =>
-    new ApiError(404, { message: `No query results for model [${model}] ${id}` }),
+  modelNotFound: (model: string, id: string | number) => new ApiError(404, { message: `No query results for model [${model}] ${id}` }),
   videoNotFound: () => api(404, "VIDEO_NOT_FOUND", "Video not found."),
   notFound: (message = "Not found.") => api(404, "NOT_FOUND", message),
   routeNotFound: () => api(404, "NOT_FOUND", "No such route."),
@@ -55,7 +52,9 @@ export const Errors = {
 
   eventsInvalidPayload: (message: string) => events(400, "INVALID_PAYLOAD", message),
   eventsForbiddenLegacy: () =>
-    events(403, "INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", { required: "events:write" }),
+    events(403, "INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", {
+      required: "events:write",
+    }),
 } as const;
 
 /** 422 in SPEC.md's validation shape. */

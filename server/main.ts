@@ -13,15 +13,29 @@ const firstStart = await ensureDefaultWorkspace(deps);
 const stopWorkers = config.inProcessWorkers ? startWorkers(deps) : async () => {};
 // Bun's development mode (on unless NODE_ENV=production) renders its own error pages and costs
 // about a sixth of the CPU of a small request; the errors plugin answers every error in the spec's shape.
-const app = createApp(deps, { adminKey: adminKey.key }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: 3000 * 1024 * 1024, development: false });
+const app = createApp(deps, { adminKey: adminKey.key }).listen({
+  port: config.port,
+  hostname: config.host,
+  maxRequestBodySize: 3000 * 1024 * 1024,
+  development: false,
+});
 
-const lines = [`Frameline is listening on ${config.publicUrl}`, `  Postgres:   ${config.databaseUrl ? "server (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}/postgres`}`];
+const lines = [
+  `Frameline is listening on ${config.publicUrl}`,
+  `  Postgres:   ${config.databaseUrl ? "server (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}/postgres`}`,
+];
 lines.push(`  ClickHouse: ${config.clickhouseUrl ? "server (CLICKHOUSE_URL)" : `embedded chDB in ${config.dataDir}/clickhouse`}`);
 lines.push(`  Media:      ${config.s3 ? `S3 bucket ${config.s3.bucket}` : `${config.dataDir}/media`}`);
 lines.push(`  Admin key:  ${adminKey.path ? `${adminKey.path}${adminKey.generated ? " (generated now)" : ""}` : "from ADMIN_KEY"}`);
 if (adminKey.generated) lines.push(`  ADMIN_KEY=${adminKey.key}`);
 if (firstStart) {
-  lines.push("", `Created workspace "Default" (id ${firstStart.workspaceId}). Its API token, with every scope, is shown only now:`, "", `  FRAMELINE_TOKEN=${firstStart.token}`, "");
+  lines.push(
+    "",
+    `Created workspace "Default" (id ${firstStart.workspaceId}). Its API token, with every scope, is shown only now:`,
+    "",
+    `  FRAMELINE_TOKEN=${firstStart.token}`,
+    "",
+  );
 }
 console.log(lines.join("\n"));
 

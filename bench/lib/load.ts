@@ -40,10 +40,15 @@ async function runWrk(opts: LoadOptions): Promise<LoadResult> {
   for (const [k, v] of Object.entries(opts.headers ?? {})) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
   if (opts.body !== undefined) lines.push(`wrk.body = ${JSON.stringify(opts.body)}`);
   await Bun.write(script, lines.join("\n") + "\n");
-  const proc = Bun.spawn(["wrk", "-t1", `-c${opts.connections ?? 64}`, `-d${opts.seconds ?? 5}s`, "--latency", "-s", script, opts.url], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["wrk", "-t1", `-c${opts.connections ?? 64}`, `-d${opts.seconds ?? 5}s`, "--latency", "-s", script, opts.url], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
-  await Bun.file(script).delete().catch(() => {});
+  await Bun.file(script)
+    .delete()
+    .catch(() => {});
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const pct = (p: string) => {
     const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(out);

@@ -5,7 +5,12 @@
  */
 export async function stealMeter(): Promise<() => Promise<number | undefined>> {
   const read = async () => {
-    const line = (await Bun.file("/proc/stat").text().catch(() => "")).split("\n")[0] ?? "";
+    const line =
+      (
+        await Bun.file("/proc/stat")
+          .text()
+          .catch(() => "")
+      ).split("\n")[0] ?? "";
     const fields = line.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal ...
     return fields.length >= 8 ? { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7]! } : undefined;

@@ -28,7 +28,10 @@ interface EventRow {
 type EventsPage = { video_id: number; page: number; per_page: number; events: { total: number; data: EventRow[] } };
 
 export function AnalyticsPicker() {
-  const list = useAsync((signal) => call<{ data: { id: number; title: string }[]; total: number }>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }), []);
+  const list = useAsync(
+    (signal) => call<{ data: { id: number; title: string }[]; total: number }>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }),
+    [],
+  );
   const [chosen, setChosen] = useState("");
   return (
     <section>
@@ -70,9 +73,23 @@ export function Analytics({ id }: { id: number }) {
   const deps = [id, range.from, range.to, range.n];
   const q = qs({ from: range.from, to: range.to });
   const summary = useAsync((signal) => call<{ summary: Summary }>("GET", `/videos/${id}/analytics/summary${q}`, { signal }).then((r) => r.summary), deps);
-  const retention = useAsync((signal) => call<{ buckets: { bucket_pct: number; watch_pct: number }[] }>("GET", `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`, { signal }).then((r) => r.buckets), deps);
+  const retention = useAsync(
+    (signal) =>
+      call<{ buckets: { bucket_pct: number; watch_pct: number }[] }>(
+        "GET",
+        `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`,
+        { signal },
+      ).then((r) => r.buckets),
+    deps,
+  );
   const plays = useAsync((signal) => playsPerDay(id, range.from, range.to, signal), deps);
-  const conversions = useAsync((signal) => call<{ conversions: { event_name: string; count: number; total_revenue: number }[] }>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then((r) => r.conversions), deps);
+  const conversions = useAsync(
+    (signal) =>
+      call<{ conversions: { event_name: string; count: number; total_revenue: number }[] }>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then(
+        (r) => r.conversions,
+      ),
+    deps,
+  );
   const invalid = from > to;
 
   return (
@@ -106,7 +123,11 @@ export function Analytics({ id }: { id: number }) {
               yLabel="Watching (%)"
               data={[retention.data.map((b) => b.bucket_pct), retention.data.map((b) => Math.round(b.watch_pct * 1000) / 10)]}
               series={[{ label: "Watching (%)", color: "#1d4ed8" }]}
-              summary={retention.data.length ? `At the start ${Math.round(retention.data[0].watch_pct * 100)} % watching; at ${retention.data[retention.data.length - 1].bucket_pct} % of the video ${Math.round(retention.data[retention.data.length - 1].watch_pct * 100)} %.` : "No data."}
+              summary={
+                retention.data.length
+                  ? `At the start ${Math.round(retention.data[0].watch_pct * 100)} % watching; at ${retention.data[retention.data.length - 1].bucket_pct} % of the video ${Math.round(retention.data[retention.data.length - 1].watch_pct * 100)} %.`
+                  : "No data."
+              }
             />
           )}
         </section>
@@ -223,7 +244,10 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
   const [type, setType] = useState("");
   const [page, setPage] = useState(1);
   const perPage = 25;
-  const list = useAsync((signal) => call<EventsPage>("GET", `/videos/${id}/analytics/events${qs({ event_type: type, from, to, page, per_page: perPage })}`, { signal }), [id, from, to, n, type, page]);
+  const list = useAsync(
+    (signal) => call<EventsPage>("GET", `/videos/${id}/analytics/events${qs({ event_type: type, from, to, page, per_page: perPage })}`, { signal }),
+    [id, from, to, n, type, page],
+  );
   const last = list.data ? Math.max(1, Math.ceil(list.data.events.total / perPage)) : 1;
   return (
     <section class="card" aria-labelledby="ev-title">
@@ -325,7 +349,9 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
       setState("Downloading…");
       // Same origin as the API this page already talks to, whatever host PUBLIC_URL names.
       const download = new URL(ex.download_url, location.href);
-      const res = await fetch(download.pathname.startsWith("/api/v1/") ? download.pathname + download.search : download.href, { headers: { Authorization: `Bearer ${await currentToken()}` } });
+      const res = await fetch(download.pathname.startsWith("/api/v1/") ? download.pathname + download.search : download.href, {
+        headers: { Authorization: `Bearer ${await currentToken()}` },
+      });
       if (!res.ok) throw new HttpError(res.status, await res.json().catch(() => null));
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement("a");

@@ -56,7 +56,8 @@ export function PlayerSettings({ id }: { id: number }) {
       items[i] = { ...items[i], [key]: value };
       return { ...f, [group]: { ...f![group], [list]: items } };
     });
-  const addItem = (group: string, list: string, item: Settings) => setForm((f) => ({ ...f, [group]: { ...f![group], [list]: [...(f![group][list] ?? []), item] } }));
+  const addItem = (group: string, list: string, item: Settings) =>
+    setForm((f) => ({ ...f, [group]: { ...f![group], [list]: [...(f![group][list] ?? []), item] } }));
   const removeItem = (group: string, list: string, i: number) =>
     setForm((f) => ({ ...f, [group]: { ...f![group], [list]: (f![group][list] ?? []).filter((_: unknown, j: number) => j !== i) } }));
 
@@ -116,7 +117,11 @@ export function PlayerSettings({ id }: { id: number }) {
     const path = `${group}.${key}`;
     const value = form?.[group]?.[key] ?? "";
     // The native picker takes #rrggbb only: alpha forms show their colour part.
-    const hex = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(value) ? value.slice(0, 7) : /^#[0-9a-f]{3,4}$/i.test(value) ? "#" + [...value.slice(1, 4)].map((c) => c + c).join("") : "#000000";
+    const hex = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(value)
+      ? value.slice(0, 7)
+      : /^#[0-9a-f]{3,4}$/i.test(value)
+        ? "#" + [...value.slice(1, 4)].map((c) => c + c).join("")
+        : "#000000";
     return (
       <Field id={idOf(path)} label={label} errors={err(path)}>
         {(a) => (
@@ -166,10 +171,20 @@ export function PlayerSettings({ id }: { id: number }) {
               {color("progress_options", "bar_color", "Progress bar colour")}
               {color("progress_options", "background_color", "Progress track colour")}
               <Field id={idOf("style_options.border_radius")} label="Corner radius (px)" errors={err("style_options.border_radius")}>
-                {(a) => <input {...a} type="number" min={0} value={form.style_options.border_radius ?? ""} onInput={(e) => set("style_options", "border_radius", num(e.currentTarget.value))} />}
+                {(a) => (
+                  <input
+                    {...a}
+                    type="number"
+                    min={0}
+                    value={form.style_options.border_radius ?? ""}
+                    onInput={(e) => set("style_options", "border_radius", num(e.currentTarget.value))}
+                  />
+                )}
               </Field>
               <Field id={idOf("style_options.font_family")} label="Font family" errors={err("style_options.font_family")}>
-                {(a) => <input {...a} value={form.style_options.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />}
+                {(a) => (
+                  <input {...a} value={form.style_options.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />
+                )}
               </Field>
             </fieldset>
             <fieldset class="card">
@@ -180,17 +195,36 @@ export function PlayerSettings({ id }: { id: number }) {
             </fieldset>
             <fieldset class="card">
               <legend>Controls</legend>
-              <div class="checks-grid">{CONTROLS.map((c) => check("controls_options", c, c === "pip" ? "Picture in picture" : c[0].toUpperCase() + c.slice(1)))}</div>
+              <div class="checks-grid">
+                {CONTROLS.map((c) => check("controls_options", c, c === "pip" ? "Picture in picture" : c[0].toUpperCase() + c.slice(1)))}
+              </div>
             </fieldset>
             <fieldset class="card">
               <legend>Chapters</legend>
               {check("chapters_options", "enabled", "Show chapters")}
               {(form.chapters_options.chapters ?? []).map((c: Settings, i: number) => (
                 <div class="row item" key={i}>
-                  <Field id={idOf(`chapters_options.chapters.${i}.time_s`)} label={`Chapter ${i + 1} start (s)`} errors={err(`chapters_options.chapters.${i}.time_s`)}>
-                    {(a) => <input {...a} type="number" min={0} step="any" value={c.time_s ?? ""} onInput={(e) => setItem("chapters_options", "chapters", i, "time_s", num(e.currentTarget.value))} />}
+                  <Field
+                    id={idOf(`chapters_options.chapters.${i}.time_s`)}
+                    label={`Chapter ${i + 1} start (s)`}
+                    errors={err(`chapters_options.chapters.${i}.time_s`)}
+                  >
+                    {(a) => (
+                      <input
+                        {...a}
+                        type="number"
+                        min={0}
+                        step="any"
+                        value={c.time_s ?? ""}
+                        onInput={(e) => setItem("chapters_options", "chapters", i, "time_s", num(e.currentTarget.value))}
+                      />
+                    )}
                   </Field>
-                  <Field id={idOf(`chapters_options.chapters.${i}.title`)} label={`Chapter ${i + 1} title`} errors={err(`chapters_options.chapters.${i}.title`)}>
+                  <Field
+                    id={idOf(`chapters_options.chapters.${i}.title`)}
+                    label={`Chapter ${i + 1} title`}
+                    errors={err(`chapters_options.chapters.${i}.title`)}
+                  >
                     {(a) => <input {...a} value={c.title ?? ""} onInput={(e) => setItem("chapters_options", "chapters", i, "title", e.currentTarget.value)} />}
                   </Field>
                   <button type="button" class="link" onClick={() => removeItem("chapters_options", "chapters", i)} aria-label={`Remove chapter ${i + 1}`}>
@@ -208,11 +242,33 @@ export function PlayerSettings({ id }: { id: number }) {
               {(form.cta_cards_options.cards ?? []).map((c: Settings, i: number) => (
                 <div class="item-block" key={i}>
                   <div class="row item">
-                    <Field id={idOf(`cta_cards_options.cards.${i}.time_s`)} label={`Card ${i + 1} shows at (s)`} errors={err(`cta_cards_options.cards.${i}.time_s`)}>
-                      {(a) => <input {...a} type="number" min={0} step="any" value={c.time_s ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "time_s", num(e.currentTarget.value))} />}
+                    <Field
+                      id={idOf(`cta_cards_options.cards.${i}.time_s`)}
+                      label={`Card ${i + 1} shows at (s)`}
+                      errors={err(`cta_cards_options.cards.${i}.time_s`)}
+                    >
+                      {(a) => (
+                        <input
+                          {...a}
+                          type="number"
+                          min={0}
+                          step="any"
+                          value={c.time_s ?? ""}
+                          onInput={(e) => setItem("cta_cards_options", "cards", i, "time_s", num(e.currentTarget.value))}
+                        />
+                      )}
                     </Field>
                     <Field id={idOf(`cta_cards_options.cards.${i}.duration_s`)} label="for (s)" errors={err(`cta_cards_options.cards.${i}.duration_s`)}>
-                      {(a) => <input {...a} type="number" min={0} step="any" value={c.duration_s ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "duration_s", num(e.currentTarget.value))} />}
+                      {(a) => (
+                        <input
+                          {...a}
+                          type="number"
+                          min={0}
+                          step="any"
+                          value={c.duration_s ?? ""}
+                          onInput={(e) => setItem("cta_cards_options", "cards", i, "duration_s", num(e.currentTarget.value))}
+                        />
+                      )}
                     </Field>
                   </div>
                   <Field id={idOf(`cta_cards_options.cards.${i}.text`)} label="Text" errors={err(`cta_cards_options.cards.${i}.text`)}>
@@ -220,10 +276,18 @@ export function PlayerSettings({ id }: { id: number }) {
                   </Field>
                   <div class="row item">
                     <Field id={idOf(`cta_cards_options.cards.${i}.button_text`)} label="Button text" errors={err(`cta_cards_options.cards.${i}.button_text`)}>
-                      {(a) => <input {...a} value={c.button_text ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "button_text", e.currentTarget.value)} />}
+                      {(a) => (
+                        <input
+                          {...a}
+                          value={c.button_text ?? ""}
+                          onInput={(e) => setItem("cta_cards_options", "cards", i, "button_text", e.currentTarget.value)}
+                        />
+                      )}
                     </Field>
                     <Field id={idOf(`cta_cards_options.cards.${i}.url`)} label="Link URL" errors={err(`cta_cards_options.cards.${i}.url`)}>
-                      {(a) => <input {...a} type="url" value={c.url ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "url", e.currentTarget.value)} />}
+                      {(a) => (
+                        <input {...a} type="url" value={c.url ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "url", e.currentTarget.value)} />
+                      )}
                     </Field>
                   </div>
                   <button type="button" class="link" onClick={() => removeItem("cta_cards_options", "cards", i)} aria-label={`Remove card ${i + 1}`}>
@@ -231,13 +295,22 @@ export function PlayerSettings({ id }: { id: number }) {
                   </button>
                 </div>
               ))}
-              <button type="button" class="secondary" onClick={() => addItem("cta_cards_options", "cards", { time_s: 0, duration_s: 10, text: "", button_text: "", url: "" })}>
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => addItem("cta_cards_options", "cards", { time_s: 0, duration_s: 10, text: "", button_text: "", url: "" })}
+              >
                 Add card
               </button>
               <p class="hint">The API merges lists item by item, so removing a row takes effect only for rows after the ones you keep.</p>
             </fieldset>
             <div class="card">
-              <Field id="f-json" label="Other option groups (JSON)" hint={`Groups not on the form. ${READ_ONLY.join(", ")} cannot be set through the API.`} errors={jsonError ? [jsonError] : undefined}>
+              <Field
+                id="f-json"
+                label="Other option groups (JSON)"
+                hint={`Groups not on the form. ${READ_ONLY.join(", ")} cannot be set through the API.`}
+                errors={jsonError ? [jsonError] : undefined}
+              >
                 {(a) => <textarea {...a} class="mono" rows={14} spellcheck={false} value={json} onInput={(e) => setJson(e.currentTarget.value)} />}
               </Field>
             </div>
@@ -280,7 +353,10 @@ interface Version {
 
 function Versions({ id, onRestored }: { id: number; onRestored: (video: Settings) => void }) {
   const [page, setPage] = useState(1);
-  const list = useAsync((signal) => call<{ data: Version[]; current_page: number; last_page: number; total: number }>("GET", `/videos/${id}/deploys${qs({ page })}`, { signal }), [id, page]);
+  const list = useAsync(
+    (signal) => call<{ data: Version[]; current_page: number; last_page: number; total: number }>("GET", `/videos/${id}/deploys${qs({ page })}`, { signal }),
+    [id, page],
+  );
   const [error, setError] = useState<unknown>();
   const restore = async (v: Version) => {
     if (!confirm(`Restore version ${v.id}${v.label ? ` (${v.label})` : ""}? It becomes a new live version.`)) return;

@@ -28,7 +28,15 @@ export function Settings({ tab }: { tab: string }) {
           ))}
         </ul>
       </nav>
-      {tab === "tokens" ? <Tokens ws={ws.id} /> : tab === "metrics" ? <Metrics ws={ws.id} /> : tab === "integrations" ? <Integrations ws={ws.id} /> : <p>Unknown settings page.</p>}
+      {tab === "tokens" ? (
+        <Tokens ws={ws.id} />
+      ) : tab === "metrics" ? (
+        <Metrics ws={ws.id} />
+      ) : tab === "integrations" ? (
+        <Integrations ws={ws.id} />
+      ) : (
+        <p>Unknown settings page.</p>
+      )}
     </section>
   );
 }
@@ -169,7 +177,15 @@ function Tokens({ ws }: { ws: number }) {
           <p class="hint">Scopes cannot be added to a token later; mint a new one instead.</p>
           {Object.entries(Scopes).map(([s, v]) => (
             <div class="check" key={s}>
-              <input type="checkbox" id={`scope-${s}`} name="scopes" value={s} checked={scopes.includes(s)} onChange={(e) => toggle(s, e.currentTarget.checked)} aria-describedby={`scope-${s}-d`} />
+              <input
+                type="checkbox"
+                id={`scope-${s}`}
+                name="scopes"
+                value={s}
+                checked={scopes.includes(s)}
+                onChange={(e) => toggle(s, e.currentTarget.checked)}
+                aria-describedby={`scope-${s}-d`}
+              />
               <label for={`scope-${s}`}>
                 <code>{s}</code> <span class="kind">{v.kind === "read" ? "read-only" : "write-only"}</span>
               </label>
@@ -188,7 +204,9 @@ function Tokens({ ws }: { ws: number }) {
           </div>
           {expiry === "days" && (
             <Field id="token-days" label="Days (1 to 3650)" errors={errs.expires_in_days ?? (daysValid ? undefined : ["Enter a whole number from 1 to 3650."])}>
-              {(a) => <input {...a} type="number" min={1} max={3650} step={1} inputMode="numeric" value={days} onInput={(e) => setDays(e.currentTarget.value)} />}
+              {(a) => (
+                <input {...a} type="number" min={1} max={3650} step={1} inputMode="numeric" value={days} onInput={(e) => setDays(e.currentTarget.value)} />
+              )}
             </Field>
           )}
           <div class="check">
@@ -230,15 +248,16 @@ function Metrics({ ws }: { ws: number }) {
         <h2 id="metrics-title">Custom metrics</h2>
         <p>Browser custom events are accepted only for declared names. Names are lowercased and reduced to a–z, 0–9, _ and - (at most 64 characters).</p>
         <ErrorBox error={list.error} />
-        {list.data && (list.data.metrics.length ? (
-          <ul class="chips big" aria-label="Declared metrics">
-            {list.data.metrics.map((m) => (
-              <li key={m.name}>{m.name}</li>
-            ))}
-          </ul>
-        ) : (
-          <p>No custom metrics declared yet.</p>
-        ))}
+        {list.data &&
+          (list.data.metrics.length ? (
+            <ul class="chips big" aria-label="Declared metrics">
+              {list.data.metrics.map((m) => (
+                <li key={m.name}>{m.name}</li>
+              ))}
+            </ul>
+          ) : (
+            <p>No custom metrics declared yet.</p>
+          ))}
       </section>
       <form class="card" onSubmit={add}>
         <h2>Declare a metric</h2>
@@ -256,7 +275,10 @@ function Metrics({ ws }: { ws: number }) {
 }
 
 function Integrations({ ws }: { ws: number }) {
-  const list = useAsync((signal) => admin<{ integrations: { name: string; browser_fallback: boolean }[] }>("GET", `/workspaces/${ws}/integrations`, { signal }), [ws]);
+  const list = useAsync(
+    (signal) => admin<{ integrations: { name: string; browser_fallback: boolean }[] }>("GET", `/workspaces/${ws}/integrations`, { signal }),
+    [ws],
+  );
   const [name, setName] = useState("");
   const [fallback, setFallback] = useState(true);
   const [error, setError] = useState<unknown>();
@@ -297,12 +319,12 @@ function Integrations({ ws }: { ws: number }) {
             {list.data.integrations.map((i) => {
               const on = shown[i.name] ?? i.browser_fallback;
               return (
-              <li key={i.name} class="check">
-                <input type="checkbox" role="switch" id={`int-${i.name}`} checked={on} onChange={(e) => set(i.name, e.currentTarget.checked)} />
-                <label for={`int-${i.name}`}>
-                  <strong>{i.name}</strong>: browser fallback {on ? "on" : "off"}
-                </label>
-              </li>
+                <li key={i.name} class="check">
+                  <input type="checkbox" role="switch" id={`int-${i.name}`} checked={on} onChange={(e) => set(i.name, e.currentTarget.checked)} />
+                  <label for={`int-${i.name}`}>
+                    <strong>{i.name}</strong>: browser fallback {on ? "on" : "off"}
+                  </label>
+                </li>
               );
             })}
           </ul>

@@ -31,7 +31,10 @@ const STATUS_TEXT: Record<string, string> = {
 const unwrap = (r: any): Status => (r && r.video && r.video.orientations ? r.video : r);
 
 export function VideoPage({ id }: { id: number }) {
-  const video = useAsync((signal) => call<{ video: { id: number; title: string; code: string; tags: string[] } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
+  const video = useAsync(
+    (signal) => call<{ video: { id: number; title: string; code: string; tags: string[] } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video),
+    [id],
+  );
   const [status, setStatus] = useState<Status>();
   const [statusError, setStatusError] = useState<unknown>();
   const [watching, setWatching] = useState(false);
@@ -128,7 +131,8 @@ function Uploader({ id, onUploaded }: { id: number; onUploaded: (s: Status) => v
       <h2 id="upload-title">Upload a file</h2>
       {pending.length > 0 && !busy && (
         <Notice>
-          {pending.map((p) => `An upload of "${p.name}" (${formatBytes(p.size)}, ${p.orientation}) was interrupted.`).join(" ")} Choose the same file again to resume where it stopped.
+          {pending.map((p) => `An upload of "${p.name}" (${formatBytes(p.size)}, ${p.orientation}) was interrupted.`).join(" ")} Choose the same file again to
+          resume where it stopped.
         </Notice>
       )}
       <Field id="up-file" label="Video file" hint="mp4, mov, m4v, avi, webm, ogv, 3gp or mkv, up to 5 GB. Sent in 8 MiB chunks; an interrupted upload resumes.">
@@ -208,7 +212,9 @@ function EmbedPending({ status }: { status?: Status }) {
   return (
     <section class="card" aria-labelledby="embed-title">
       <h2 id="embed-title">Embed</h2>
-      <p>{status?.status === "processing" ? "The embed code appears when encoding finishes." : "Upload a file: the embed code appears when the video is ready."}</p>
+      <p>
+        {status?.status === "processing" ? "The embed code appears when encoding finishes." : "Upload a file: the embed code appears when the video is ready."}
+      </p>
     </section>
   );
 }
@@ -268,7 +274,14 @@ export function Preview({ id, plain, version }: { id: number; plain?: boolean; v
       </div>
     );
   }
-  return <iframe class="preview" title="Player preview" src={`/dashboard/preview?video=${id}${plain ? "&mode=plain" : ""}&v=${version}.${asked}`} key={`${plain}-${version}-${asked}`} />;
+  return (
+    <iframe
+      class="preview"
+      title="Player preview"
+      src={`/dashboard/preview?video=${id}${plain ? "&mode=plain" : ""}&v=${version}.${asked}`}
+      key={`${plain}-${version}-${asked}`}
+    />
+  );
 }
 
 function VideoActions({ id, title, onRenamed }: { id: number; title: string; onRenamed: () => void }) {

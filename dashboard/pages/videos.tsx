@@ -46,10 +46,18 @@ export function Videos({ query }: { query: URLSearchParams }) {
   }, [text]);
 
   const list = useAsync(
-    (signal) => call<{ data: Slim[]; total: number; current_page: number; last_page: number; from: number | null; to: number | null }>("GET", "/videos" + qs({ search, sort, order, folder_id: folder, page, per_page: 25 }), { signal }),
+    (signal) =>
+      call<{ data: Slim[]; total: number; current_page: number; last_page: number; from: number | null; to: number | null }>(
+        "GET",
+        "/videos" + qs({ search, sort, order, folder_id: folder, page, per_page: 25 }),
+        { signal },
+      ),
     [search, sort, order, folder, page],
   );
-  const folders = useAsync((signal) => call<{ folders: Folder[] } | Folder[]>("GET", "/folders", { signal }).then((r) => (Array.isArray(r) ? r : r.folders)), []);
+  const folders = useAsync(
+    (signal) => call<{ folders: Folder[] } | Folder[]>("GET", "/folders", { signal }).then((r) => (Array.isArray(r) ? r : r.folders)),
+    [],
+  );
 
   return (
     <section>
@@ -147,7 +155,10 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
     try {
       const body: Record<string, unknown> = { title: title.trim() };
       if (folder) body.folder_id = Number(folder);
-      const t = tags.split(",").map((s) => s.trim()).filter(Boolean);
+      const t = tags
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (t.length) body.tags = t;
       const { video } = await call<{ video: { id: number } }>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
       navigate(`/videos/${video.id}`);

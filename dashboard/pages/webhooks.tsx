@@ -15,7 +15,10 @@ interface Hook {
 
 const randomSecret = () => {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 };
 
 export function Webhooks() {
@@ -29,7 +32,8 @@ export function Webhooks() {
       const res = await call<{ delivered: boolean; status_code: number }>("POST", `/webhooks/${h.id}/test`);
       setResults((r) => ({ ...r, [h.id]: { ok: true, text: `Delivered: the endpoint answered ${res.status_code}.` } }));
     } catch (err) {
-      const text = err instanceof HttpError && err.status === 502 ? `Not delivered: ${err.body?.error ?? "the endpoint did not answer"}` : (err as Error).message;
+      const text =
+        err instanceof HttpError && err.status === 502 ? `Not delivered: ${err.body?.error ?? "the endpoint did not answer"}` : (err as Error).message;
       setResults((r) => ({ ...r, [h.id]: { ok: false, text } }));
     }
   };
@@ -64,7 +68,8 @@ export function Webhooks() {
                   ))}
                 </ul>
                 <p class="muted small">
-                  {h.is_active ? "Active" : "Inactive"} · {h.failure_count} failed deliver{h.failure_count === 1 ? "y" : "ies"} · created {formatDate(h.created_at)}
+                  {h.is_active ? "Active" : "Inactive"} · {h.failure_count} failed deliver{h.failure_count === 1 ? "y" : "ies"} · created{" "}
+                  {formatDate(h.created_at)}
                 </p>
                 <div class="row">
                   <button type="button" class="secondary" onClick={() => test(h)} aria-label={`Send a test to ${h.name}`}>
@@ -104,7 +109,9 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
     if (!chosen.length) return setError(new HttpError(422, { message: "Choose at least one event.", errors: { events: ["Choose at least one event."] } }));
     setBusy(true);
     try {
-      const { webhook } = await call<{ webhook: Hook }>("POST", "/webhooks", { body: { name: name.trim(), url: url.trim(), events: chosen, ...(secret ? { secret } : {}) } });
+      const { webhook } = await call<{ webhook: Hook }>("POST", "/webhooks", {
+        body: { name: name.trim(), url: url.trim(), events: chosen, ...(secret ? { secret } : {}) },
+      });
       setCreated({ name: webhook.name, secret });
       setName("");
       setUrl("");
@@ -118,15 +125,15 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
     }
   };
   const errs = fieldErrors(error);
-  const eventErr = Object.entries(errs).filter(([k]) => k.startsWith("events")).flatMap(([, v]) => v);
+  const eventErr = Object.entries(errs)
+    .filter(([k]) => k.startsWith("events"))
+    .flatMap(([, v]) => v);
   return (
     <form class="card" onSubmit={submit} aria-labelledby="new-wh-title">
       <h2 id="new-wh-title">New webhook</h2>
       {created && (
         <div class="secret" role="status">
-          <p>
-            Created "{created.name}". Its signing secret is never shown by the API; keep this copy:
-          </p>
+          <p>Created "{created.name}". Its signing secret is never shown by the API; keep this copy:</p>
           <div class="row">
             <input class="mono grow" readOnly value={created.secret} aria-label="Signing secret" />
             <CopyButton text={created.secret} label="Copy secret" />
@@ -137,14 +144,29 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
         {(a) => <input {...a} required maxLength={128} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
       <Field id="wh-url" label="URL" errors={errs.url}>
-        {(a) => <input {...a} type="url" required maxLength={2048} value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/hooks/frameline" />}
+        {(a) => (
+          <input
+            {...a}
+            type="url"
+            required
+            maxLength={2048}
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+            placeholder="https://example.com/hooks/frameline"
+          />
+        )}
       </Field>
       <fieldset class={eventErr.length ? "invalid" : ""}>
         <legend>Events</legend>
         <div class="checks-grid">
           {events.map((ev) => (
             <div class="check" key={ev}>
-              <input type="checkbox" id={`ev-${ev}`} checked={chosen.includes(ev)} onChange={(e) => setChosen((c) => (e.currentTarget.checked ? [...c, ev] : c.filter((x) => x !== ev)))} />
+              <input
+                type="checkbox"
+                id={`ev-${ev}`}
+                checked={chosen.includes(ev)}
+                onChange={(e) => setChosen((c) => (e.currentTarget.checked ? [...c, ev] : c.filter((x) => x !== ev)))}
+              />
               <label for={`ev-${ev}`}>
                 <code>{ev}</code>
               </label>
@@ -153,7 +175,12 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
         </div>
         {eventErr.length > 0 && <small class="field-error">{eventErr.join(" ")}</small>}
       </fieldset>
-      <Field id="wh-secret" label="Signing secret" hint="16 to 128 characters. Generated here so you can keep a copy; the API never returns it." errors={errs.secret}>
+      <Field
+        id="wh-secret"
+        label="Signing secret"
+        hint="16 to 128 characters. Generated here so you can keep a copy; the API never returns it."
+        errors={errs.secret}
+      >
         {(a) => (
           <div class="row tight">
             <input {...a} class="mono grow" minLength={16} maxLength={128} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />

@@ -20,7 +20,10 @@ export class AnalyticsController {
   private last = 0;
   private reached = new Set<number>();
 
-  constructor(private player: PlayerApi, private collector: Collector) {
+  constructor(
+    private player: PlayerApi,
+    private collector: Collector,
+  ) {
     collector.beforeFlush = () => this.closeRange(true);
     this.registerListeners();
   }

@@ -14,7 +14,10 @@ export class ControlsController {
   private playBtn: HTMLButtonElement | null = null;
   private muteBtn: HTMLButtonElement | null = null;
 
-  constructor(private player: PlayerApi, private big: HTMLButtonElement) {
+  constructor(
+    private player: PlayerApi,
+    private big: HTMLButtonElement,
+  ) {
     this.build();
     this.registerListeners();
   }

@@ -15,7 +15,10 @@ export const captions: Feature = {
     const video = player.video;
     // Caption files usually live on another origin than the page.
     video.crossOrigin = "anonymous";
-    const wanted = Math.max(0, tracks.findIndex((t) => t.default) >= 0 ? tracks.findIndex((t) => t.default) : tracks.findIndex((t) => t.srclang === opts?.default_language));
+    const wanted = Math.max(
+      0,
+      tracks.findIndex((t) => t.default) >= 0 ? tracks.findIndex((t) => t.default) : tracks.findIndex((t) => t.srclang === opts?.default_language),
+    );
     const els: HTMLTrackElement[] = [];
     let on = tracks.some((t) => t.default) || !!opts?.default_language;
     let btn: HTMLButtonElement | null = null;

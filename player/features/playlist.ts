@@ -24,7 +24,10 @@ export const playlist: Feature = {
     const showButtons = nav === "next-button" || nav === "both";
     const delay = Math.min(30000, Math.max(0, pl.auto_advance_delay_ms ?? 3000));
     const cleanup: (() => void)[] = [];
-    let index = Math.max(0, items.findIndex((i) => i.video_code === player.config.video.code));
+    let index = Math.max(
+      0,
+      items.findIndex((i) => i.video_code === player.config.video.code),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     let upNext: HTMLElement | null = null;
     let list: HTMLElement | null = null;
@@ -107,14 +110,22 @@ export const playlist: Feature = {
       upNext.className = "fl-next";
       const p = document.createElement("p");
       p.textContent = "Up next: " + (items[(index + 1) % items.length].title || "");
-      upNext.append(p, btn("Play now", "", () => go(index + 1, true)), btn("Cancel", "fl-ghost", cancel));
+      upNext.append(
+        p,
+        btn("Play now", "", () => go(index + 1, true)),
+        btn("Cancel", "fl-ghost", cancel),
+      );
       player.layer.appendChild(upNext);
       timer = setTimeout(() => go(index + 1, true), delay);
     };
     // Playing again (replay, a list click) cancels a pending advance.
     video.addEventListener("ended", onEnded);
     video.addEventListener("play", cancel);
-    cleanup.push(() => video.removeEventListener("ended", onEnded), () => video.removeEventListener("play", cancel), cancel);
+    cleanup.push(
+      () => video.removeEventListener("ended", onEnded),
+      () => video.removeEventListener("play", cancel),
+      cancel,
+    );
 
     // The queue starts at its own entry: show that item's stream and poster.
     if (items[index].video_code !== player.source.code || !player.source.hls) go(index, false);

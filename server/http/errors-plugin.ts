@@ -76,9 +76,16 @@ function toApiError(log: Log, code: string | number, error: unknown, request: Re
     }
     return validationFromElysia(all, unnamedField(error, request));
   }
-  if (code === "PARSE") return isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
+  if (code === "PARSE")
+    return isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
   if (code === "NOT_FOUND") return Errors.routeNotFound();
   const requestId = crypto.randomUUID();
-  log.error("unhandled error", { request_id: requestId, path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return new ApiError(500, { error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId } });
+  log.error("unhandled error", {
+    request_id: requestId,
+    path: new URL(request.url).pathname,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return new ApiError(500, {
+    error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId },
+  });
 }

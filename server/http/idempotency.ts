@@ -57,7 +57,8 @@ async function runOnce(deps: Deps, ctx: IdempotencyContext, key: string, body: u
     if (prior.request_hash !== requestHash) throw Errors.idempotencyKeyReused();
     if (prior.state !== "done") throw Errors.idempotencyInProgress();
     ctx.set.headers["Idempotency-Replayed"] = "true";
-    if (prior.response_status! >= 400) throw new ApiError(prior.response_status!, prior.response_body as Record<string, unknown>, { "Idempotency-Replayed": "true" });
+    if (prior.response_status! >= 400)
+      throw new ApiError(prior.response_status!, prior.response_body as Record<string, unknown>, { "Idempotency-Replayed": "true" });
     return { status: prior.response_status!, body: prior.response_body };
   }
 

@@ -8,7 +8,10 @@ export const ErrorSchemas = {
   ApiError: t.Object({ error: t.Object({ code: t.String(), message: t.String() }, { additionalProperties: true }) }, { description: "Application API error" }),
   EventsError: t.Object({ error: t.String(), message: t.String() }, { additionalProperties: true, description: "Events host error" }),
   ValidationError: t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) }, { description: "422 validation" }),
-  ModelNotFound: t.Object({ message: t.String({ examples: ["No query results for model [Video] 42"] }) }, { description: "404 on PATCH, DELETE, duplicate, playlists, settings" }),
+  ModelNotFound: t.Object(
+    { message: t.String({ examples: ["No query results for model [Video] 42"] }) },
+    { description: "404 on PATCH, DELETE, duplicate, playlists, settings" },
+  ),
 } as const;
 
 const STATUS_TEXT: Record<number, [string, keyof typeof ErrorSchemas]> = {

@@ -64,7 +64,11 @@ export async function redisRateLimitStore(url: string): Promise<RateLimitStore> 
   return {
     async hit(bucket, windowStart, windowMs, delta = 1) {
       // After its retries the client stays closed; later hits try again in the background.
-      if (!client.connected) reconnecting ??= client.connect().catch(() => {}).finally(() => (reconnecting = undefined));
+      if (!client.connected)
+        reconnecting ??= client
+          .connect()
+          .catch(() => {})
+          .finally(() => (reconnecting = undefined));
       const key = `fl:rl:${bucket}:${windowStart}`;
       const hits = await client.incrby(key, delta);
       if (hits === delta) await client.pexpire(key, windowMs * 2);

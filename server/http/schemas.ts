@@ -7,5 +7,8 @@ import type { TLiteral, TUnion } from "@sinclair/typebox";
  * because Elysia fills an absent optional UnionEnum with its first value.
  */
 export function oneOf<const T extends readonly string[]>(values: T, options: { error?: string; description?: string } = {}): TUnion<TLiteral<T[number]>[]> {
-  return t.Union(values.map((v) => t.Literal(v)), options) as unknown as TUnion<TLiteral<T[number]>[]>;
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    options,
+  ) as unknown as TUnion<TLiteral<T[number]>[]>;
 }

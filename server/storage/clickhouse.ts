@@ -25,7 +25,8 @@ export async function connectClickHouse(opts: { url?: string; embeddedPath: stri
  */
 export async function migrateClickHouse(ch: Ch): Promise<string[]> {
   await ch.command({
-    query: "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
+    query:
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
   });
   const rows = await (await ch.query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" })).json<{ version: string }>();
   const done = new Set(rows.map((r) => r.version));

@@ -13,7 +13,10 @@ export interface EmbeddedPostgres {
 type WorkerAnswer = { url: string } | { error: string } | { stopped: true };
 
 /** `onCrash` hears of an error that ends the database's thread after it started (queries then fail to connect). */
-export async function startEmbeddedPostgres(dir: string, onCrash: (message: string) => void = (m) => console.error(`embedded Postgres stopped: ${m}`)): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  onCrash: (message: string) => void = (m) => console.error(`embedded Postgres stopped: ${m}`),
+): Promise<EmbeddedPostgres> {
   const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url).href);
   const next = () =>
     new Promise<WorkerAnswer>((resolve, reject) => {

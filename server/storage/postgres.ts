@@ -85,7 +85,19 @@ export function isPgError(error: unknown, code: string): boolean {
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code ?? "";
   return (
-    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "EPIPE", "ENOTFOUND", "57P01", "57P03", "53300"].includes(code) ||
-    code.startsWith("08")
+    [
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "ETIMEDOUT",
+      "CONNECT_TIMEOUT",
+      "CONNECTION_CLOSED",
+      "CONNECTION_ENDED",
+      "CONNECTION_DESTROYED",
+      "EPIPE",
+      "ENOTFOUND",
+      "57P01",
+      "57P03",
+      "53300",
+    ].includes(code) || code.startsWith("08")
   );
 }

@@ -8,7 +8,13 @@ import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 import { startExportBuilder } from "./export-builder.ts";
 
 export function startWorkers(deps: Deps): () => Promise<void> {
-  const stops = [startSweeper(deps, { ...coreSweeps, event_dedup: sweepEventDedup }), startWebhookDeliverer(deps), startEncoder(deps), startUploadSweeper(deps), startExportBuilder(deps)];
+  const stops = [
+    startSweeper(deps, { ...coreSweeps, event_dedup: sweepEventDedup }),
+    startWebhookDeliverer(deps),
+    startEncoder(deps),
+    startUploadSweeper(deps),
+    startExportBuilder(deps),
+  ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

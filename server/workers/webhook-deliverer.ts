@@ -137,7 +137,11 @@ export class WebhookDeliverer {
     };
     let result: AttemptResult;
     try {
-      result = await attemptDelivery(job.url, job.secret, envelope, { allowPrivate: this.deps.config.webhookAllowPrivate, nowMs: this.deps.clock.now(), timeoutMs: this.timeoutMs });
+      result = await attemptDelivery(job.url, job.secret, envelope, {
+        allowPrivate: this.deps.config.webhookAllowPrivate,
+        nowMs: this.deps.clock.now(),
+        timeoutMs: this.timeoutMs,
+      });
     } catch (error) {
       result = { ok: false, error: `internal error: ${String(error)}` };
     }
@@ -152,7 +156,11 @@ export class WebhookDeliverer {
     const now = this.now();
     const ok = batch.filter((o) => o.result.ok);
     try {
-      await repo.markDelivered(this.deps.sql, ok.map((o) => ({ id: o.id, status: o.result.status! })), now);
+      await repo.markDelivered(
+        this.deps.sql,
+        ok.map((o) => ({ id: o.id, status: o.result.status! })),
+        now,
+      );
     } catch (error) {
       // The lease runs out and the deliveries are sent again: at-least-once.
       this.deps.log.warn("webhook delivery bookkeeping failed", { error: String(error) });
@@ -168,7 +176,12 @@ export class WebhookDeliverer {
           ? { retryAt: new Date(now.getTime() + delay) }
           : { giveUp: true as const, disableReason: gone ? "receiver answered 410 Gone" : `delivery failed ${MAX_ATTEMPTS} attempts` };
       try {
-        await repo.recordFailure(this.deps.sql, { id: o.id, subscription_id: o.subscription_id, status: o.result.status, error: o.result.error ?? "failed" }, outcome, now);
+        await repo.recordFailure(
+          this.deps.sql,
+          { id: o.id, subscription_id: o.subscription_id, status: o.result.status, error: o.result.error ?? "failed" },
+          outcome,
+          now,
+        );
       } catch (error) {
         this.deps.log.warn("webhook failure bookkeeping failed", { error: String(error) });
       }

@@ -11,7 +11,20 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
 import { ADMIN_KEY, testApp } from "../helpers/app.ts";
-import { ROOT, buildCore, buildEntry, embedHtml, flagsFor, launchBrowser, makeHlsStream, page, serve, tempDir, until, type LocalServer } from "../helpers/browser.ts";
+import {
+  ROOT,
+  buildCore,
+  buildEntry,
+  embedHtml,
+  flagsFor,
+  launchBrowser,
+  makeHlsStream,
+  page,
+  serve,
+  tempDir,
+  until,
+  type LocalServer,
+} from "../helpers/browser.ts";
 
 const CODE_A = "0b6c3c1e-7f0e-4c55-9d7b-aaaaaaaaaaaa";
 const CODE_B = "0b6c3c1e-7f0e-4c55-9d7b-bbbbbbbbbbbb";
@@ -31,8 +44,14 @@ function config(code: string, over: Partial<PlayerConfig> & { settings?: PlayerC
   const media = `${server.url}/media/`;
   return {
     video: {
-      id: 1, code, title: "Demo " + code.slice(-4), workspace_code: "ws_test", default_orientation: "landscape", plain_mode: false,
-      landscape: { hls: media + "index.m3u8", poster: media + "poster.jpg", w: 640, h: 360 }, portrait: null,
+      id: 1,
+      code,
+      title: "Demo " + code.slice(-4),
+      workspace_code: "ws_test",
+      default_orientation: "landscape",
+      plain_mode: false,
+      landscape: { hls: media + "index.m3u8", poster: media + "poster.jpg", w: 640, h: 360 },
+      portrait: null,
     },
     settings: {
       style_options: { main_color: "#e11d48", background_color: "#111111", text_color: "#ffffff" },
@@ -84,15 +103,45 @@ describe("player in Chromium", () => {
   test("poster first, hls.js on play intent, themed bar, CTA at its time, playlist advances, events arrive", async () => {
     const cfg = config(CODE_A, {
       settings: {
-        cta_cards_options: { enabled: true, cards: [{ time_s: 1, duration_s: 30, text: "Limited offer", button_text: "Buy now", url: "https://example.com/buy" }] },
-        chapters_options: { enabled: true, chapters: [{ time_s: 0, title: "Intro" }, { time_s: 3, title: "Second half" }] },
+        cta_cards_options: {
+          enabled: true,
+          cards: [{ time_s: 1, duration_s: 30, text: "Limited offer", button_text: "Buy now", url: "https://example.com/buy" }],
+        },
+        chapters_options: {
+          enabled: true,
+          chapters: [
+            { time_s: 0, title: "Intro" },
+            { time_s: 3, title: "Second half" },
+          ],
+        },
         captions_options: { enabled: true, tracks: [{ src: "set below", srclang: "en", label: "English", default: true }] },
       },
       playlist: {
-        playback_mode: "course", auto_advance: true, auto_advance_delay_ms: 300, loop: false, lesson_navigation: "both", playlist_chrome: "rail",
+        playback_mode: "course",
+        auto_advance: true,
+        auto_advance_delay_ms: 300,
+        loop: false,
+        lesson_navigation: "both",
+        playlist_chrome: "rail",
         items: [
-          { video_code: CODE_A, title: "Lesson one", lesson_label: "Lesson 1", duration_s: 6, thumb_url: null, hls: `${server.url}/media/index.m3u8`, poster: `${server.url}/media/poster.jpg` },
-          { video_code: CODE_B, title: "Lesson two", lesson_label: "Lesson 2", duration_s: 6, thumb_url: null, hls: `${server.url}/media/index.m3u8?item=b`, poster: `${server.url}/media/poster.jpg` },
+          {
+            video_code: CODE_A,
+            title: "Lesson one",
+            lesson_label: "Lesson 1",
+            duration_s: 6,
+            thumb_url: null,
+            hls: `${server.url}/media/index.m3u8`,
+            poster: `${server.url}/media/poster.jpg`,
+          },
+          {
+            video_code: CODE_B,
+            title: "Lesson two",
+            lesson_label: "Lesson 2",
+            duration_s: 6,
+            thumb_url: null,
+            hls: `${server.url}/media/index.m3u8?item=b`,
+            poster: `${server.url}/media/poster.jpg`,
+          },
         ],
       },
     });
@@ -152,7 +201,10 @@ describe("player in Chromium", () => {
     await p.screenshot({ path: join(ROOT, "test/artifacts/player.png") });
 
     // The CTA click is an event (the link opens a new tab, which is closed at once).
-    const popup = p.context().waitForEvent("page").then((tab) => tab.close());
+    const popup = p
+      .context()
+      .waitForEvent("page")
+      .then((tab) => tab.close());
     await p.click(".fl-cta a");
     await popup.catch(() => {});
 
@@ -164,10 +216,14 @@ describe("player in Chromium", () => {
       return from;
     });
     await p.waitForFunction(() => document.querySelector(".fl-list li.fl-on") === document.querySelectorAll(".fl-list li")[1], null, { timeout: 10000 });
-    await p.waitForFunction(() => {
-      const v = document.querySelector("video")!;
-      return v.currentTime > 0.5 && !v.paused;
-    }, null, { timeout: 10000 });
+    await p.waitForFunction(
+      () => {
+        const v = document.querySelector("video")!;
+        return v.currentTime > 0.5 && !v.paused;
+      },
+      null,
+      { timeout: 10000 },
+    );
     // The card belongs to the container video, not to lesson two.
     expect(await p.locator(".fl-cta").count()).toBe(0);
 
@@ -177,7 +233,9 @@ describe("player in Chromium", () => {
 
     const a = types(CODE_A);
     for (const t of ["play", "startup", "watched", "milestone", "seek", "ended", "cta_click", "lesson_completed"]) expect(a.has(t)).toBe(true);
-    const milestones = events(CODE_A).filter((e) => e.type === "milestone").map((e) => e.percent);
+    const milestones = events(CODE_A)
+      .filter((e) => e.type === "milestone")
+      .map((e) => e.percent);
     expect(milestones).toContain(25);
     expect(milestones).toContain(100);
     if (seekedFrom < 4.5) expect(milestones).not.toContain(75); // seeking past 75 % is not watching it
@@ -214,7 +272,9 @@ describe("player in Chromium", () => {
     // The global object of SPEC.md "Custom events".
     const ids = await p.evaluate(() => [window.Frameline!.getSessionId(), window.Frameline!.getDeviceId()]);
     expect(ids[0]).toBe("bridged_session_0001");
-    await p.evaluate(() => window.Frameline!.track("Added To Cart", { value: 49, email: " Ann@Example.com ", phone: "0049 151 1234567", plan: "pro", nested: { a: 1 } }));
+    await p.evaluate(() =>
+      window.Frameline!.track("Added To Cart", { value: 49, email: " Ann@Example.com ", phone: "0049 151 1234567", plan: "pro", nested: { a: 1 } }),
+    );
     const tracked = await until(() => server.tracks[0]);
     expect(tracked).toMatchObject({ workspace_code: "ws_test", session_id: "bridged_session_0001", device_id: ids[1], event: "Added To Cart", value: 49 });
     expect(tracked.properties).toEqual({ plan: "pro" });
@@ -249,7 +309,11 @@ describe("player in Chromium", () => {
     const cfg = config(AUTO, {
       settings: { autoplay_options: { enabled: true, muted: true, unmute_prompt: true, unmute_prompt_text: "Tap for sound" } },
       playlist: {
-        auto_advance: true, auto_advance_delay_ms: 0, loop: false, lesson_navigation: "sidebar", playlist_chrome: "button",
+        auto_advance: true,
+        auto_advance_delay_ms: 0,
+        loop: false,
+        lesson_navigation: "sidebar",
+        playlist_chrome: "button",
         items: [
           { video_code: BROKEN, title: "Broken", hls: `${server.url}/media/missing.m3u8`, poster: null },
           { video_code: AUTO, title: "Last lesson", hls: `${server.url}/media/index.m3u8`, poster: `${server.url}/media/poster.jpg` },
@@ -331,7 +395,11 @@ describe("player → the real events host", () => {
       expect(real.statuses).toEqual(real.statuses.map(() => 200));
 
       const rows = (await t.deps.ch
-        .query({ query: "SELECT event_type, video_code, watch_seconds FROM events WHERE workspace_id = {w:UInt64} AND session_code = {s:String}", query_params: { w: w.id, s: session }, format: "JSONEachRow" })
+        .query({
+          query: "SELECT event_type, video_code, watch_seconds FROM events WHERE workspace_id = {w:UInt64} AND session_code = {s:String}",
+          query_params: { w: w.id, s: session },
+          format: "JSONEachRow",
+        })
         .then((r) => r.json())) as { event_type: string; video_code: string; watch_seconds: number }[];
       const stored = new Set(rows.map((r) => r.event_type));
       for (const type of ["play", "startup", "watched", "pause", "custom"]) expect(stored.has(type)).toBe(true);

@@ -34,9 +34,39 @@ export async function makeHlsStream(dir: string, seconds = 6, size = "640x360"):
     if ((await proc.exited) !== 0) throw new Error("ffmpeg failed: " + (await new Response(proc.stderr).text()));
   };
   await run([
-    "-f", "lavfi", "-i", `testsrc=size=${size}:rate=25`, "-f", "lavfi", "-i", "sine=frequency=440",
-    "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
-    "-c:a", "aac", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", "seg%d.ts", "-f", "hls", "index.m3u8",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=${size}:rate=25`,
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440",
+    "-t",
+    String(seconds),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-pix_fmt",
+    "yuv420p",
+    "-g",
+    "50",
+    "-keyint_min",
+    "50",
+    "-sc_threshold",
+    "0",
+    "-c:a",
+    "aac",
+    "-hls_time",
+    "2",
+    "-hls_playlist_type",
+    "vod",
+    "-hls_segment_filename",
+    "seg%d.ts",
+    "-f",
+    "hls",
+    "index.m3u8",
   ]);
   await run(["-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "poster.jpg"]);
   return { playlist: "index.m3u8", poster: "poster.jpg" };
@@ -113,8 +143,14 @@ export interface LocalServer {
 }
 
 const TYPES: Record<string, string> = {
-  js: "text/javascript", mjs: "text/javascript", html: "text/html", m3u8: "application/vnd.apple.mpegurl",
-  ts: "video/mp2t", jpg: "image/jpeg", vtt: "text/vtt", json: "application/json",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  html: "text/html",
+  m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t",
+  jpg: "image/jpeg",
+  vtt: "text/vtt",
+  json: "application/json",
 };
 
 /**
@@ -156,9 +192,14 @@ export function serve(dirs: Record<string, string>, options: ServeOptions = {}):
           statuses.push(200);
           return Response.json({ ok: true }, { headers: cors });
         }
-        const answer = await options.forward(new Request(req.url, { method: "POST", headers: { "content-type": req.headers.get("content-type") || "text/plain" }, body: text }));
+        const answer = await options.forward(
+          new Request(req.url, { method: "POST", headers: { "content-type": req.headers.get("content-type") || "text/plain" }, body: text }),
+        );
         statuses.push(answer.status);
-        return new Response(await answer.text(), { status: answer.status, headers: { ...cors, "content-type": answer.headers.get("content-type") || "application/json" } });
+        return new Response(await answer.text(), {
+          status: answer.status,
+          headers: { ...cors, "content-type": answer.headers.get("content-type") || "application/json" },
+        });
       }
       requests.push(pathname);
       const gzip = (req.headers.get("accept-encoding") || "").includes("gzip");

@@ -13,7 +13,10 @@ import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
 const [path, upgradeTo] = [process.argv[2]!, process.argv[3]!];
 const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
 const ch = await connectClickHouse({ embeddedPath: path });
-await ch.command({ query: "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version" });
+await ch.command({
+  query:
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
+});
 for (const file of (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort()) {
   if (file >= upgradeTo) break;
   for (const statement of splitStatements(await Bun.file(join(dir, file)).text())) await ch.command({ query: statement });
@@ -21,17 +24,35 @@ for (const file of (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f))
 }
 
 const watched = (session: string, at: string, from: number, seconds: number, duration?: string) => ({
-  workspace_id: 1, video_id: 7, video_code: "v7", event_type: "watched", event: "", event_id: crypto.randomUUID(), session_code: session, device_id: "",
-  watch_seconds: seconds, video_time: from, value: null, properties: duration ? { duration_s: duration } : {}, created_at: at, viewer_id: 0,
+  workspace_id: 1,
+  video_id: 7,
+  video_code: "v7",
+  event_type: "watched",
+  event: "",
+  event_id: crypto.randomUUID(),
+  session_code: session,
+  device_id: "",
+  watch_seconds: seconds,
+  video_time: from,
+  value: null,
+  properties: duration ? { duration_s: duration } : {},
+  created_at: at,
+  viewer_id: 0,
 });
 // Session a: its first range came before the player knew the duration; b: one range with it.
 await ch.insert({ table: "player_events", values: [watched("a", "2026-11-01 10:00:00", 0, 30)], format: "JSONEachRow" });
-await ch.insert({ table: "player_events", values: [watched("a", "2026-11-01 10:01:00", 30, 30, "100"), watched("b", "2026-11-01 10:02:00", 50, 50, "100")], format: "JSONEachRow" });
+await ch.insert({
+  table: "player_events",
+  values: [watched("a", "2026-11-01 10:01:00", 30, 30, "100"), watched("b", "2026-11-01 10:02:00", 50, 50, "100")],
+  format: "JSONEachRow",
+});
 await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
 
 const applied = await migrateClickHouse(ch);
 for (let i = 0; i < 200; i++) {
-  const [open] = await (await ch.query({ query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done", format: "JSONEachRow" })).json<{ n: string }>();
+  const [open] = await (
+    await ch.query({ query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done", format: "JSONEachRow" })
+  ).json<{ n: string }>();
   if (Number(open!.n) === 0) break;
   await Bun.sleep(50);
 }
@@ -43,7 +64,10 @@ const rows = await (
   })
 ).json();
 const [parts] = await (
-  await ch.query({ query: "SELECT count() AS n FROM system.parts_columns WHERE table = 'analytics_session_slots' AND active AND column = 'mask100'", format: "JSONEachRow" })
+  await ch.query({
+    query: "SELECT count() AS n FROM system.parts_columns WHERE table = 'analytics_session_slots' AND active AND column = 'mask100'",
+    format: "JSONEachRow",
+  })
 ).json<{ n: string }>();
 process.stdout.write(JSON.stringify({ applied, rows, partsWithMask: Number(parts!.n) }));
 await ch.close();

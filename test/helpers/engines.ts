@@ -30,7 +30,6 @@ export interface Engines {
 let engines: Promise<Engines> | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 
-
 /** Destructive helpers refuse anything that is not a loopback test database. */
 export function assertTestDatabase(url: string): void {
   const parsed = new URL(url);
@@ -46,7 +45,8 @@ async function dropStaleDatabases(admin: postgres.Sql): Promise<void> {
   const rows = await admin`SELECT datname FROM pg_database WHERE datname LIKE 'frameline_test_%'`;
   for (const { datname } of rows) {
     const created = parseInt(String(datname).split("_")[2] ?? "", 36);
-    if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+    if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS)
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
   }
 }
 

@@ -26,26 +26,102 @@ async function ffmpeg(args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`ffmpeg failed: ${err}`);
 }
 
-const source = (w: number, h: number, seconds: number) => ["-f", "lavfi", "-i", `testsrc=size=${w}x${h}:rate=25:duration=${seconds}`, "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`];
+const source = (w: number, h: number, seconds: number) => [
+  "-f",
+  "lavfi",
+  "-i",
+  `testsrc=size=${w}x${h}:rate=25:duration=${seconds}`,
+  "-f",
+  "lavfi",
+  "-i",
+  `sine=frequency=440:duration=${seconds}`,
+];
 
 async function make(name: ClipName, out: string): Promise<void> {
   switch (name) {
     case "landscape":
       // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded.
-      return ffmpeg([...source(640, 360, 3), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-c:a", "aac", "-shortest", "-f", "mp4", out]);
+      return ffmpeg([
+        ...source(640, 360, 3),
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        "yuv420p",
+        "-g",
+        "50",
+        "-c:a",
+        "aac",
+        "-shortest",
+        "-f",
+        "mp4",
+        out,
+      ]);
     case "portrait":
-      return ffmpeg([...source(360, 640, 2), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-c:a", "aac", "-shortest", "-f", "mp4", out]);
+      return ffmpeg([
+        ...source(360, 640, 2),
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        "yuv420p",
+        "-g",
+        "50",
+        "-c:a",
+        "aac",
+        "-shortest",
+        "-f",
+        "mp4",
+        out,
+      ]);
     case "vp9":
-      return ffmpeg([...source(320, 180, 2), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus", "-shortest", "-f", "webm", out]);
+      return ffmpeg([
+        ...source(320, 180, 2),
+        "-c:v",
+        "libvpx-vp9",
+        "-deadline",
+        "realtime",
+        "-cpu-used",
+        "8",
+        "-b:v",
+        "300k",
+        "-c:a",
+        "libopus",
+        "-shortest",
+        "-f",
+        "webm",
+        out,
+      ]);
     case "hd":
       // Neither H.264 nor AAC, and tall enough for two rungs: both are encoded.
       return ffmpeg([...source(1280, 720, 2), "-c:v", "mpeg4", "-q:v", "5", "-c:a", "libmp3lame", "-shortest", "-f", "avi", out]);
     case "big":
       // Noise barely compresses: about 10-20 MB in 3 s, so a resumable upload takes several 8 MiB chunks.
       return ffmpeg([
-        "-f", "lavfi", "-i", "nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128",
-        "-f", "lavfi", "-i", "sine=frequency=300:duration=3",
-        "-c:v", "libx264", "-preset", "ultrafast", "-qp", "4", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-f", "mp4", out,
+        "-f",
+        "lavfi",
+        "-i",
+        "nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=300:duration=3",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-qp",
+        "4",
+        "-pix_fmt",
+        "yuv420p",
+        "-c:a",
+        "aac",
+        "-shortest",
+        "-f",
+        "mp4",
+        out,
       ]);
     case "corrupt": {
       // A real ftyp box (passes the signature check), then garbage: only ffprobe can tell.
@@ -93,7 +169,9 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /** ffprobe's verdict on a (local or http) playlist: the streams it finds, or its error. */
-export async function ffprobeStreams(url: string): Promise<{ ok: boolean; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; error: string }> {
+export async function ffprobeStreams(
+  url: string,
+): Promise<{ ok: boolean; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; error: string }> {
   const proc = Bun.spawn(["ffprobe", "-v", "error", "-print_format", "json", "-show_streams", url], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const streams = code === 0 ? ((JSON.parse(out) as { streams?: never[] }).streams ?? []) : [];

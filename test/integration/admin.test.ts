@@ -101,7 +101,13 @@ describe("tokens", () => {
     const res = await admin("POST", `/workspaces/${workspace.id}/tokens`, { name: "CI", scopes: ["videos:read", "videos:write"] });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(["secret", "token"]);
-    expect(res.body.token).toEqual({ id: expect.any(Number), name: "CI", scopes: ["videos:read", "videos:write"], expires_at: null, created_at: expect.stringMatching(ISO) });
+    expect(res.body.token).toEqual({
+      id: expect.any(Number),
+      name: "CI",
+      scopes: ["videos:read", "videos:write"],
+      expires_at: null,
+      created_at: expect.stringMatching(ISO),
+    });
     expect(res.body.secret).toMatch(/^flt_[A-Za-z0-9_-]{40,}$/);
     const created = await t.call("POST", "/api/v1/videos", { token: res.body.secret, body: { title: "minted" } });
     expect(created.status).toBe(201);
@@ -156,7 +162,17 @@ describe("tokens", () => {
 
   test("every SPEC.md scope can be minted", async () => {
     const { workspace } = await newWorkspace();
-    const scopes = ["events:write", "conversions:write", "conversions:read", "analytics:read", "videos:read", "videos:write", "webhooks:write", "integrations:read", "workspace:read"];
+    const scopes = [
+      "events:write",
+      "conversions:write",
+      "conversions:read",
+      "analytics:read",
+      "videos:read",
+      "videos:write",
+      "webhooks:write",
+      "integrations:read",
+      "workspace:read",
+    ];
     const res = await admin("POST", `/workspaces/${workspace.id}/tokens`, { name: "all", scopes });
     expect(res.status).toBe(201);
     expect([...res.body.token.scopes].sort()).toEqual([...scopes].sort());

@@ -108,13 +108,61 @@ async function seed() {
     watched(v1, "s5", "d3", "2026-11-12T12:00:00.000Z", 0, 20),
 
     { video_id: v1, event_type: "custom", event: "signup", session: "s2", at: "2026-11-11T10:00:00.000Z", value: 999 },
-    { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:1", at: "2026-11-11T11:00:00.000Z", value: 100, properties: { source: "postback", currency: "USD", is_test: "false" } },
-    { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:2", at: "2026-11-11T11:01:00.000Z", value: 50, properties: { verified: "0", source: "browser" } },
-    { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:3", at: "2026-11-11T11:02:00.000Z", value: 70, properties: { verified: "0", source: "browser" } },
-    { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:3", at: "2026-11-11T11:03:00.000Z", value: 75, properties: { verified: "1", source: "postback" } },
-    { video_id: v1, event_type: "conversion", event: "upsell", event_id: "shop:4", at: "2026-11-11T11:04:00.000Z", value: 20, properties: { verified: "1", is_test: "true" } },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "purchase",
+      event_id: "shop:1",
+      at: "2026-11-11T11:00:00.000Z",
+      value: 100,
+      properties: { source: "postback", currency: "USD", is_test: "false" },
+    },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "purchase",
+      event_id: "shop:2",
+      at: "2026-11-11T11:01:00.000Z",
+      value: 50,
+      properties: { verified: "0", source: "browser" },
+    },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "purchase",
+      event_id: "shop:3",
+      at: "2026-11-11T11:02:00.000Z",
+      value: 70,
+      properties: { verified: "0", source: "browser" },
+    },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "purchase",
+      event_id: "shop:3",
+      at: "2026-11-11T11:03:00.000Z",
+      value: 75,
+      properties: { verified: "1", source: "postback" },
+    },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "upsell",
+      event_id: "shop:4",
+      at: "2026-11-11T11:04:00.000Z",
+      value: 20,
+      properties: { verified: "1", is_test: "true" },
+    },
     { video_id: v1, event_type: "conversion", event: "", event_id: "x:5", at: "2026-11-11T11:05:00.000Z", value: 10, properties: { verified: "1" } },
-    { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:6", at: "2026-11-20T09:00:00.000Z", value: 500, properties: { verified: "1" } },
+    {
+      video_id: v1,
+      event_type: "conversion",
+      event: "purchase",
+      event_id: "shop:6",
+      at: "2026-11-20T09:00:00.000Z",
+      value: 500,
+      properties: { verified: "1" },
+    },
 
     // Another video of the same workspace: never counted for v1.
     { video_id: v2, event_type: "play", session: "other", device: "d9", at: "2026-11-11T09:00:00.000Z" },
@@ -291,7 +339,8 @@ describe("retention from stored masks (0005_retention_mask.sql)", () => {
     expect(Number(counts!.differ)).toBe(0);
     // Written with the rows, not computed when read.
     const parts = await t.deps.ch.query({
-      query: "SELECT count() AS n FROM system.parts_columns WHERE database = currentDatabase() AND table = 'analytics_session_slots' AND column = 'mask100' AND active",
+      query:
+        "SELECT count() AS n FROM system.parts_columns WHERE database = currentDatabase() AND table = 'analytics_session_slots' AND column = 'mask100' AND active",
       format: "JSONEachRow",
     });
     expect(Number(((await parts.json()) as { n: string }[])[0]!.n)).toBeGreaterThan(0);
@@ -320,10 +369,16 @@ describe("retention from stored masks (0005_retention_mask.sql)", () => {
       { video_id: v, event_type: "play", session: "m", at: at(0) },
       { video_id: v, event_type: "watched", session: "m", at: at(1), video_time: 0, watch_seconds: 30 },
     ]);
-    await insertEvents(t, a.id, [{ video_id: v, event_type: "watched", session: "m", at: at(2), video_time: 30, watch_seconds: 30, properties: { duration_s: "100" } }]);
+    await insertEvents(t, a.id, [
+      { video_id: v, event_type: "watched", session: "m", at: at(2), video_time: 30, watch_seconds: 30, properties: { duration_s: "100" } },
+    ]);
     // ClickHouse merges the two rows in the background; here, at once.
     await t.deps.ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
-    const merged = await t.deps.ch.query({ query: "SELECT count() AS n FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND video_id = {v:UInt64}", query_params: { ws: a.id, v }, format: "JSONEachRow" });
+    const merged = await t.deps.ch.query({
+      query: "SELECT count() AS n FROM analytics_session_slots WHERE workspace_id = {ws:UInt64} AND video_id = {v:UInt64}",
+      query_params: { ws: a.id, v },
+      format: "JSONEachRow",
+    });
     expect(Number(((await merged.json()) as { n: string }[])[0]!.n)).toBe(1);
     const curve = (await get(`/videos/${v}/analytics/retention?from=2026-11-16&to=2026-11-16`)).body.buckets.map((b: { watch_pct: number }) => b.watch_pct);
     expect(curve).toEqual(Array.from({ length: 100 }, (_, i) => (i < 60 ? 1 : 0)));
@@ -424,7 +479,11 @@ describe("validation, scope and isolation", () => {
 
   test("another workspace's video, an unknown id and a non-numeric id are 404 Video not found", async () => {
     for (const route of routes) {
-      for (const [ws, id] of [[b, v1], [a, 999999999], [a, "abc"]] as const) {
+      for (const [ws, id] of [
+        [b, v1],
+        [a, 999999999],
+        [a, "abc"],
+      ] as const) {
         const res = await get(`/videos/${id}/analytics/${route}?from=2026-11-10&to=2026-11-12`, ws);
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: { code: "NOT_FOUND", message: "Video not found" } });

@@ -54,12 +54,7 @@ describe("401 INVALID_TOKEN", () => {
   // HTTP itself strips leading and trailing whitespace from a header value (RFC 9110 5.5),
   // so stray whitespace can only reach the service inside the value or after the scheme.
   test("exact hash match: an inner space, an extra character, a doubled separator or a missing character fails", async () => {
-    const variants = [
-      ws.token.slice(0, 10) + " " + ws.token.slice(10),
-      ws.token + "x",
-      ws.token.slice(0, -1),
-      ws.token.toUpperCase(),
-    ];
+    const variants = [ws.token.slice(0, 10) + " " + ws.token.slice(10), ws.token + "x", ws.token.slice(0, -1), ws.token.toUpperCase()];
     for (const token of variants) {
       const res = await t.call("GET", "/api/v1/videos", { token });
       expect(res.status).toBe(401);
@@ -75,7 +70,11 @@ describe("401 INVALID_TOKEN", () => {
   });
 
   test("a wrong prefix or another scheme", async () => {
-    for (const headers of [{ Authorization: `Bearer xyz_${ws.token.slice(4)}` }, { Authorization: `Basic ${btoa("a:b")}` }, { "X-API-Key": ADMIN_KEY }] as Record<string, string>[]) {
+    for (const headers of [
+      { Authorization: `Bearer xyz_${ws.token.slice(4)}` },
+      { Authorization: `Basic ${btoa("a:b")}` },
+      { "X-API-Key": ADMIN_KEY },
+    ] as Record<string, string>[]) {
       const res = await t.call("GET", "/api/v1/videos", { headers });
       expect(res.status).toBe(401);
       expect(res.body).toEqual(INVALID);
@@ -110,7 +109,10 @@ describe("401 INVALID_TOKEN", () => {
     const revoked = await t.call("DELETE", `/admin/v1/tokens/${minted.id}`, { token: ADMIN_KEY });
     expect(revoked.status).toBe(200);
     expect(revoked.body).toEqual({ revoked: true });
-    for (const [method, path] of [["GET", "/api/v1/videos"], ["POST", "/api/v1/videos"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/videos"],
+      ["POST", "/api/v1/videos"],
+    ] as const) {
       const res = await t.call(method, path, { token: minted.secret, body: method === "POST" ? { title: "after revoke" } : undefined });
       expect(res.status).toBe(401);
       expect(res.body).toEqual(INVALID);
@@ -122,7 +124,10 @@ describe("401 INVALID_TOKEN", () => {
 
 describe("credentials", () => {
   test("Authorization: Bearer (any case of the scheme) and X-API-Key both work", async () => {
-    for (const headers of [{ Authorization: `Bearer ${ws.token}` }, { Authorization: `bearer ${ws.token}` }, { "X-API-Key": ws.token }] as Record<string, string>[]) {
+    for (const headers of [{ Authorization: `Bearer ${ws.token}` }, { Authorization: `bearer ${ws.token}` }, { "X-API-Key": ws.token }] as Record<
+      string,
+      string
+    >[]) {
       const res = await t.call("GET", "/api/v1/videos", { headers });
       expect(res.status).toBe(200);
       expect(res.headers.get("deprecation")).toBeNull();
@@ -229,7 +234,10 @@ describe("503 AUTH_UNAVAILABLE", () => {
     down = await createDeps(t.deps.config, { sql, ch: t.deps.ch, blobs: t.deps.blobs });
     const app = createApp(down, { adminKey: ADMIN_KEY });
     for (const credential of [ws.token, ws.legacyKey]) {
-      for (const [method, body] of [["GET", undefined], ["POST", JSON.stringify({ title: "x" })]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["POST", JSON.stringify({ title: "x" })],
+      ] as const) {
         const response = await app.handle(
           new Request(`${BASE}/api/v1/videos`, { method, body, headers: { Authorization: `Bearer ${credential}`, "Content-Type": "application/json" } }),
         );

@@ -79,7 +79,12 @@ describe.each(PLATFORMS)("%s", (platform, display) => {
   });
 
   test("subscribe validates target_url and event in the 422 shape", async () => {
-    for (const body of [{ event: "new_lead" }, { target_url: `${rx.url}/z` }, { target_url: "nope", event: "new_lead" }, { target_url: `${rx.url}/${"x".repeat(2048)}`, event: "new_lead" }]) {
+    for (const body of [
+      { event: "new_lead" },
+      { target_url: `${rx.url}/z` },
+      { target_url: "nope", event: "new_lead" },
+      { target_url: `${rx.url}/${"x".repeat(2048)}`, event: "new_lead" },
+    ]) {
       const res = await t.call("POST", `${base}/subscribe`, { token: ws.token, body });
       expect(res.status).toBe(422);
       expect(res.body.errors).toBeObject();
@@ -97,7 +102,12 @@ describe.each(PLATFORMS)("%s", (platform, display) => {
     expect(row!.secret.length).toBeGreaterThanOrEqual(32);
 
     rx.reset();
-    const eventId = await enqueueEvent(t.deps.sql, ws.id, "lead.captured", { video_code: "c", identity: { email: "x@y.z", first_name: "X" }, url: "https://e.x", captured_at: new Date().toISOString() });
+    const eventId = await enqueueEvent(t.deps.sql, ws.id, "lead.captured", {
+      video_code: "c",
+      identity: { email: "x@y.z", first_name: "X" },
+      url: "https://e.x",
+      captured_at: new Date().toISOString(),
+    });
     await new WebhookDeliverer(t.deps).runUntilIdle();
     const got = rx.requests.filter((r) => r.path === `/${platform}`);
     expect(got.map((r) => r.json.id)).toEqual([eventId]);

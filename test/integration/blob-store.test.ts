@@ -43,8 +43,7 @@ const s3Harness: HarnessFactory = async () => {
   const s3 = await startS3rver();
   const bucket = "frameline-test";
   await s3.createBucket(bucket);
-  const make = (publicBaseUrl?: string) =>
-    createS3BlobStore({ bucket, prefix: "store", client: s3.client, publicBaseUrl });
+  const make = (publicBaseUrl?: string) => createS3BlobStore({ bucket, prefix: "store", client: s3.client, publicBaseUrl });
   return {
     store: make(),
     withPublicBase: make,
@@ -272,9 +271,7 @@ describe.each([
     expect(all.find((i) => i.key === `${p}b/2.ts`)).toMatchObject({ size: 3 });
     expect(all.every((i) => i.lastModified instanceof Date && typeof i.etag === "string")).toBe(true);
     expect((await collect(store, `${p}b/`)).map((i) => i.key).sort()).toEqual([`${p}b/1.ts`, `${p}b/2.ts`]);
-    expect((await collect(store, `${p}b`)).map((i) => i.key).sort()).toEqual(
-      [`${p}b/1.ts`, `${p}b/2.ts`, `${p}b-c.txt`, `${p}bc/x.txt`].sort(),
-    );
+    expect((await collect(store, `${p}b`)).map((i) => i.key).sort()).toEqual([`${p}b/1.ts`, `${p}b/2.ts`, `${p}b-c.txt`, `${p}bc/x.txt`].sort());
     expect(await collect(store, `${p}zzz`)).toEqual([]);
     expect(await collect(store, `t-${randomUUID()}/`)).toEqual([]);
   });

@@ -48,7 +48,16 @@ describe("compile and push", () => {
     expect(a).toBeDefined();
     expect(a).toBe(b);
     const run = runEntry(a!);
-    expect(run.config.video).toMatchObject({ id: v.id, code: v.code, title: "Launch video", workspace_code: ws.code, default_orientation: "landscape", plain_mode: false, landscape: null, portrait: null });
+    expect(run.config.video).toMatchObject({
+      id: v.id,
+      code: v.code,
+      title: "Launch video",
+      workspace_code: ws.code,
+      default_orientation: "landscape",
+      plain_mode: false,
+      landscape: null,
+      portrait: null,
+    });
     expect(run.config.settings.style_options.main_color).toBe("#abcdef");
     expect(run.config.playlist).toBeNull();
     expect(run.config.events_url).toBe("http://127.0.0.1:8080");
@@ -71,16 +80,24 @@ describe("compile and push", () => {
     const v = await video();
     await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: {} });
     const plain = (await read(t.deps.blobs.cdnA, `p/${v.code}.js`))!;
-    for (const marker of ["FIXTURE_CHAPTERS_CODE", "FIXTURE_CTA_CODE", "FIXTURE_CAPTIONS_CODE", "FIXTURE_PLAYLIST_CODE", "FIXTURE_AUTOPLAY_CODE"]) expect(plain).not.toContain(marker);
+    for (const marker of ["FIXTURE_CHAPTERS_CODE", "FIXTURE_CTA_CODE", "FIXTURE_CAPTIONS_CODE", "FIXTURE_PLAYLIST_CODE", "FIXTURE_AUTOPLAY_CODE"])
+      expect(plain).not.toContain(marker);
 
     // Enabled without chapters still ships no chapter code; with chapters it does.
-    await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { chapters_options: { enabled: true }, autoplay_options: { enabled: true } } });
+    await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+      token: ws.token,
+      body: { chapters_options: { enabled: true }, autoplay_options: { enabled: true } },
+    });
     const half = (await read(t.deps.blobs.cdnA, `p/${v.code}.js`))!;
     expect(half).not.toContain("FIXTURE_CHAPTERS_CODE");
     expect(half).toContain("FIXTURE_AUTOPLAY_CODE");
     await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
       token: ws.token,
-      body: { chapters_options: { chapters: [{ time_s: 5, title: "Intro" }] }, cta_cards_options: { enabled: true, cards: [{ time_s: 3, text: "Buy" }] }, captions_options: { enabled: true } },
+      body: {
+        chapters_options: { chapters: [{ time_s: 5, title: "Intro" }] },
+        cta_cards_options: { enabled: true, cards: [{ time_s: 3, text: "Buy" }] },
+        captions_options: { enabled: true },
+      },
     });
     const full = (await read(t.deps.blobs.cdnA, `p/${v.code}.js`))!;
     for (const marker of ["FIXTURE_CHAPTERS_CODE", "FIXTURE_CTA_CODE", "FIXTURE_CAPTIONS_CODE", "FIXTURE_AUTOPLAY_CODE"]) expect(full).toContain(marker);
@@ -119,16 +136,31 @@ describe("compile and push", () => {
     await t.deps.sql`UPDATE videos SET landscape_hls = 'http://x/foreign.m3u8' WHERE id = ${foreign.id}`;
     const created = await t.call("POST", "/api/v1/playlists", {
       token: ws.token,
-      body: { video_id: container.id, items: [{ video_code: item.code, title: "One" }, { video_code: foreign.code, title: "Theirs" }, { video_code: "not-a-video", title: "Ghost" }] },
+      body: {
+        video_id: container.id,
+        items: [
+          { video_code: item.code, title: "One" },
+          { video_code: foreign.code, title: "Theirs" },
+          { video_code: "not-a-video", title: "Ghost" },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     let run = runEntry((await read(t.deps.blobs.cdnA, `p/${container.code}.js`))!);
     expect(run.features).toContain("FIXTURE_PLAYLIST_CODE");
-    expect(run.config.playlist).toMatchObject({ playback_mode: "linear", auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "sidebar", playlist_chrome: "rail" });
+    expect(run.config.playlist).toMatchObject({
+      playback_mode: "linear",
+      auto_advance: true,
+      auto_advance_delay_ms: 3000,
+      loop: false,
+      lesson_navigation: "sidebar",
+      playlist_chrome: "rail",
+    });
     expect(run.config.playlist.items.map((i: { hls: string | null }) => i.hls)).toEqual([null, null, null]);
 
     // The item's media arrives: publishing the item refreshes the container's bundle.
-    await t.deps.sql`UPDATE videos SET landscape_hls = 'http://127.0.0.1:8080/media/one.m3u8', landscape_thumb = 'http://127.0.0.1:8080/media/one.jpg' WHERE id = ${item.id}`;
+    await t.deps
+      .sql`UPDATE videos SET landscape_hls = 'http://127.0.0.1:8080/media/one.m3u8', landscape_thumb = 'http://127.0.0.1:8080/media/one.jpg' WHERE id = ${item.id}`;
     await publishVideo(t.deps, ws.id, item.id);
     run = runEntry((await read(t.deps.blobs.cdnB, `p/${container.code}.js`))!);
     expect(run.config.playlist.items[0]).toEqual({
@@ -157,7 +189,12 @@ describe("a failing CDN target", () => {
     // Simulates a CDN outage on target B: every write to it fails. Target A
     // accepts the new entry, so the compiler must put A's previous bytes back.
     const realB = t.deps.blobs.cdnB;
-    t.deps.blobs.cdnB = { ...realB, put: async () => { throw new Error("simulated CDN outage: target B refuses writes"); } };
+    t.deps.blobs.cdnB = {
+      ...realB,
+      put: async () => {
+        throw new Error("simulated CDN outage: target B refuses writes");
+      },
+    };
     try {
       for (const path of [`/api/v1/videos/${v.id}/deploy`, `/api/v1/videos/${v.id}/deploys/${first.body.version_id}/restore`]) {
         const res = await t.call("POST", path, { token: ws.token, body: path.endsWith("deploy") ? { style_options: { main_color: "#303030" } } : undefined });
@@ -187,7 +224,12 @@ describe("a failing CDN target", () => {
     const v = await video();
     const realB = t.deps.blobs.cdnB;
     // Simulates a CDN outage on target B, before this video ever had a bundle.
-    t.deps.blobs.cdnB = { ...realB, put: async () => { throw new Error("simulated CDN outage: target B refuses writes"); } };
+    t.deps.blobs.cdnB = {
+      ...realB,
+      put: async () => {
+        throw new Error("simulated CDN outage: target B refuses writes");
+      },
+    };
     try {
       expect((await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: {} })).status).toBe(500);
     } finally {
@@ -201,7 +243,12 @@ describe("a failing CDN target", () => {
   test("a playlist write during an outage is 500 and leaves the playlist as it was", async () => {
     const v = await video();
     const realA = t.deps.blobs.cdnA;
-    t.deps.blobs.cdnA = { ...realA, put: async () => { throw new Error("simulated CDN outage: target A refuses writes"); } };
+    t.deps.blobs.cdnA = {
+      ...realA,
+      put: async () => {
+        throw new Error("simulated CDN outage: target A refuses writes");
+      },
+    };
     try {
       const res = await t.call("POST", "/api/v1/playlists", { token: ws.token, body: { video_id: v.id } });
       expect(res.status).toBe(500);
@@ -240,7 +287,9 @@ describe("/cdn", () => {
     const zippedEtag = zipped.headers.get("etag")!;
     expect(zippedEtag).not.toBe(fresh.headers.get("etag"));
     expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toBe(fresh.text);
-    const zipped304 = await t.app.handle(new Request(`http://127.0.0.1:8080${cdnPath(v.script_url)}`, { headers: { "Accept-Encoding": "gzip", "If-None-Match": zippedEtag } }));
+    const zipped304 = await t.app.handle(
+      new Request(`http://127.0.0.1:8080${cdnPath(v.script_url)}`, { headers: { "Accept-Encoding": "gzip", "If-None-Match": zippedEtag } }),
+    );
     expect(zipped304.status).toBe(304);
 
     const core = runEntry(fresh.text).core;
@@ -265,19 +314,26 @@ describe("/cdn", () => {
 });
 
 describe("the real player", () => {
-  test.skipIf(!existsSync(DEFAULT_SOURCES.entry) || !existsSync(DEFAULT_SOURCES.core))("the default sources are player/entry.ts and player/core.ts and compile", async () => {
-    expect(DEFAULT_SOURCES.entry.endsWith(join("player", "entry.ts"))).toBe(true);
-    expect(DEFAULT_SOURCES.core.endsWith(join("player", "core.ts"))).toBe(true);
-    const real = await testApp();
-    const rws = await real.workspace();
-    const v = (await real.call("POST", "/api/v1/videos", { token: rws.token, body: { title: "Real" } })).body.video;
-    const res = await real.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: rws.token, body: { chapters_options: { enabled: true, chapters: [{ time_s: 1, title: "a" }] } } });
-    expect(res.status).toBe(200);
-    const entry = await real.call("GET", cdnPath(v.script_url));
-    expect(entry.status).toBe(200);
-    expect(entry.text).toContain(v.code);
-    const core = /\/cdn\/p\/core-[A-Z0-9]+\.js/.exec(entry.text);
-    expect(core).not.toBeNull();
-    expect((await real.call("GET", core![0])).status).toBe(200);
-  }, 60_000);
+  test.skipIf(!existsSync(DEFAULT_SOURCES.entry) || !existsSync(DEFAULT_SOURCES.core))(
+    "the default sources are player/entry.ts and player/core.ts and compile",
+    async () => {
+      expect(DEFAULT_SOURCES.entry.endsWith(join("player", "entry.ts"))).toBe(true);
+      expect(DEFAULT_SOURCES.core.endsWith(join("player", "core.ts"))).toBe(true);
+      const real = await testApp();
+      const rws = await real.workspace();
+      const v = (await real.call("POST", "/api/v1/videos", { token: rws.token, body: { title: "Real" } })).body.video;
+      const res = await real.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+        token: rws.token,
+        body: { chapters_options: { enabled: true, chapters: [{ time_s: 1, title: "a" }] } },
+      });
+      expect(res.status).toBe(200);
+      const entry = await real.call("GET", cdnPath(v.script_url));
+      expect(entry.status).toBe(200);
+      expect(entry.text).toContain(v.code);
+      const core = /\/cdn\/p\/core-[A-Z0-9]+\.js/.exec(entry.text);
+      expect(core).not.toBeNull();
+      expect((await real.call("GET", core![0])).status).toBe(200);
+    },
+    60_000,
+  );
 });

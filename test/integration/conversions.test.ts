@@ -14,13 +14,16 @@ const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random
 
 async function chConversions(workspaceId: number): Promise<any[]> {
   const result = await t.deps.ch.query({
-    query: "SELECT event_type, event, event_id, value, session_code, video_code, properties FROM events WHERE workspace_id = {w:UInt64} AND event_type = 'conversion' ORDER BY event_id",
+    query:
+      "SELECT event_type, event, event_id, value, session_code, video_code, properties FROM events WHERE workspace_id = {w:UInt64} AND event_type = 'conversion' ORDER BY event_id",
     query_params: { w: workspaceId },
     format: "JSONEachRow",
   });
   return result.json();
 }
-const ledger = (workspaceId: number) => t.deps.sql`SELECT dedup_key, verified, conversion_source, value::float AS value, currency, session_code, video_code FROM conversions WHERE workspace_id = ${workspaceId} ORDER BY id`;
+const ledger = (workspaceId: number) =>
+  t.deps
+    .sql`SELECT dedup_key, verified, conversion_source, value::float AS value, currency, session_code, video_code FROM conversions WHERE workspace_id = ${workspaceId} ORDER BY id`;
 const outboxCount = async (workspaceId: number, event: string) =>
   (await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${workspaceId} AND event = ${event}`)[0]!.n as number;
 const s2s = (body: Record<string, unknown>, opts: { token?: string; key?: string } = {}) =>
@@ -34,7 +37,9 @@ async function newVideo(w: TestWorkspace) {
 }
 async function session(w: TestWorkspace, v: { code: string }) {
   const id = "s-" + crypto.randomUUID();
-  const res = await t.call("POST", "/v1/collect", { body: { workspace_code: w.code, video_code: v.code, session_id: id, device_id: "d-" + id, events: [{ type: "play" }] } });
+  const res = await t.call("POST", "/v1/collect", {
+    body: { workspace_code: w.code, video_code: v.code, session_id: id, device_id: "d-" + id, events: [{ type: "play" }] },
+  });
   expect(res.status).toBe(200);
   return id;
 }
@@ -50,18 +55,38 @@ beforeAll(async () => {
 describe("POST /api/v1/conversions", () => {
   test("201 with the spec's body; the ledger, the outbox and an events row", async () => {
     const sid = await session(ws, video);
-    const res = await s2s({ video_code: video.code, session_code: sid, conversion_id: "ord-1", conversion_value: 49.9, conversion_currency: "eur", conversion_customer_email: "Buyer@Example.com", split_test_id: "st1", split_test_variation_id: "v2" });
+    const res = await s2s({
+      video_code: video.code,
+      session_code: sid,
+      conversion_id: "ord-1",
+      conversion_value: 49.9,
+      conversion_currency: "eur",
+      conversion_customer_email: "Buyer@Example.com",
+      split_test_id: "st1",
+      split_test_variation_id: "v2",
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ recorded: true, conversion_id: "ord-1", video_code: video.code, attributed_to_split_test: true });
     const rows = await chConversions(ws.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ event: "purchase", event_id: "api:ord-1", value: 49.9, session_code: sid, video_code: video.code, properties: { conversion_id: "ord-1", currency: "EUR", source: "api", is_test: "false" } });
+    expect(rows[0]).toMatchObject({
+      event: "purchase",
+      event_id: "api:ord-1",
+      value: 49.9,
+      session_code: sid,
+      video_code: video.code,
+      properties: { conversion_id: "ord-1", currency: "EUR", source: "api", is_test: "false" },
+    });
     expect(await outboxCount(ws.id, "conversion")).toBe(1);
     expect(await outboxCount(ws.id, "conversion.created")).toBe(1);
     const [row] = await t.deps.sql`SELECT customer_email_sha256 FROM conversions WHERE workspace_id = ${ws.id} AND dedup_key = 'api:ord-1'`;
     expect(row!.customer_email_sha256).toBe(createHash("sha256").update("buyer@example.com").digest("hex"));
     // The buyer's email now resolves the viewer of that session.
-    const event = await t.call("POST", "/v1/event", { token: ws.token, body: { event: "x", email: "buyer@example.com" }, headers: { "X-Forwarded-For": ip() } });
+    const event = await t.call("POST", "/v1/event", {
+      token: ws.token,
+      body: { event: "x", email: "buyer@example.com" },
+      headers: { "X-Forwarded-For": ip() },
+    });
     expect(event.body.matched_by).toBe("identity");
   });
 
@@ -108,7 +133,10 @@ describe("POST /api/v1/conversions", () => {
     const engines = await getEngines();
     const { createClient } = await import("@clickhouse/client");
     const dead = createClient({ url: "http://127.0.0.1:1", request_timeout: 2000, log: { level: 127 as never } });
-    const deps = await createDeps({ ...loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), limits: { readsPerMinute: 1000, writesPerMinute: 1000 } }, { sql: engines.sql, ch: dead });
+    const deps = await createDeps(
+      { ...loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), limits: { readsPerMinute: 1000, writesPerMinute: 1000 } },
+      { sql: engines.sql, ch: dead },
+    );
     const down = createApp(deps, { adminKey: ADMIN_KEY });
     const w = await t.workspace();
     const v = await newVideo(w);
@@ -151,7 +179,9 @@ describe("POST /v1/conversion (browser fallback)", () => {
     expect(res.body).toEqual({ ok: true, id: "shopify:1001", conversion_source: "browser", verified: false, attributed: true });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect((await browser(body, w)).body).toEqual(res.body);
-    expect(await ledger(w.id)).toEqual([{ dedup_key: "shopify:1001", verified: false, conversion_source: "browser", value: 30, currency: "USD", session_code: sid, video_code: v.code }] as never);
+    expect(await ledger(w.id)).toEqual([
+      { dedup_key: "shopify:1001", verified: false, conversion_source: "browser", value: 30, currency: "USD", session_code: sid, video_code: v.code },
+    ] as never);
     expect(await chConversions(w.id)).toHaveLength(0);
     expect(await outboxCount(w.id, "conversion")).toBe(0);
     const unknownSession = await browser({ integration: "shopify", order_id: "1002", value: 1, session_id: "nobody" }, w);
@@ -163,9 +193,14 @@ describe("POST /v1/conversion (browser fallback)", () => {
     const v = await newVideo(w);
     await t.call("PUT", `/admin/v1/workspaces/${w.id}/integrations/shopify`, { token: ADMIN_KEY, body: { browser_fallback: true } });
     await browser({ integration: "shopify", order_id: "A1", value: 5, video_code: v.code }, w);
-    const post = await s2s({ video_code: v.code, conversion_id: "A1", conversion_value: 50, conversion_currency: "USD", conversion_data: { integration: "shopify" } }, { token: w.token });
+    const post = await s2s(
+      { video_code: v.code, conversion_id: "A1", conversion_value: 50, conversion_currency: "USD", conversion_data: { integration: "shopify" } },
+      { token: w.token },
+    );
     expect(post.body.recorded).toBe(true);
-    expect(await ledger(w.id)).toEqual([{ dedup_key: "shopify:A1", verified: true, conversion_source: "api", value: 50, currency: "USD", session_code: null, video_code: v.code }] as never);
+    expect(await ledger(w.id)).toEqual([
+      { dedup_key: "shopify:A1", verified: true, conversion_source: "api", value: 50, currency: "USD", session_code: null, video_code: v.code },
+    ] as never);
     const events = await chConversions(w.id);
     expect(events.map((e) => [e.event_id, e.value])).toEqual([["shopify:A1", 50]]);
     expect(await outboxCount(w.id, "conversion")).toBe(1);
@@ -182,7 +217,9 @@ describe("POST /v1/conversion (browser fallback)", () => {
     const late = await browser({ integration: "shopify", order_id: "B1", value: 1 }, w);
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ id: "shopify:B1", verified: false });
-    expect(await ledger(w.id)).toEqual([{ dedup_key: "shopify:B1", verified: true, conversion_source: "api", value: 70, currency: null, session_code: null, video_code: v.code }] as never);
+    expect(await ledger(w.id)).toEqual([
+      { dedup_key: "shopify:B1", verified: true, conversion_source: "api", value: 70, currency: null, session_code: null, video_code: v.code },
+    ] as never);
     expect((await chConversions(w.id)).map((e) => e.value)).toEqual([70]);
     expect(await outboxCount(w.id, "conversion.created")).toBe(1);
   });
@@ -208,18 +245,29 @@ describe("POST /v1/conversion (browser fallback)", () => {
     const disabled = await browser({ integration: "stripe", order_id: "1", value: 1 });
     expect(disabled.status).toBe(403);
     expect(disabled.body).toMatchObject({ error: "FALLBACK_DISABLED" });
-    const unknownWs = await t.call("POST", "/v1/conversion", { body: { workspace_code: crypto.randomUUID(), integration: "shopify", order_id: "1", value: 1 } });
+    const unknownWs = await t.call("POST", "/v1/conversion", {
+      body: { workspace_code: crypto.randomUUID(), integration: "shopify", order_id: "1", value: 1 },
+    });
     expect(unknownWs.status).toBe(404);
     expect(await ledger(w.id)).toHaveLength(0);
   });
 
   test("answers the CORS preflight; accepts text/plain", async () => {
-    const pre = await t.app.handle(new Request("http://127.0.0.1:8080/v1/conversion", { method: "OPTIONS", headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" } }));
+    const pre = await t.app.handle(
+      new Request("http://127.0.0.1:8080/v1/conversion", {
+        method: "OPTIONS",
+        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+      }),
+    );
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
     const res = await t.app.handle(
-      new Request("http://127.0.0.1:8080/v1/conversion", { method: "POST", headers: { "Content-Type": "text/plain", "X-Forwarded-For": ip() }, body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "beacon", value: 2 }) }),
+      new Request("http://127.0.0.1:8080/v1/conversion", {
+        method: "POST",
+        headers: { "Content-Type": "text/plain", "X-Forwarded-For": ip() },
+        body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "beacon", value: 2 }),
+      }),
     );
     expect(res.status).toBe(200);
   });
@@ -239,7 +287,13 @@ describe("POST /v1/conversion (browser fallback)", () => {
     const config = { ...loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), trustProxy: true };
     const deps = await createDeps(config, { sql: dead, ch: engines.ch });
     const app = createApp(deps, { adminKey: ADMIN_KEY });
-    const res = await app.handle(new Request("http://127.0.0.1:8080/v1/conversion", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "x", value: 1 }) }));
+    const res = await app.handle(
+      new Request("http://127.0.0.1:8080/v1/conversion", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "x", value: 1 }),
+      }),
+    );
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: "UNAVAILABLE" });
     await dead.end({ timeout: 1 });

@@ -25,7 +25,8 @@ beforeAll(async () => {
   b = await t.workspace();
   folder = (await t.call("POST", "/api/v1/folders", { token: a.token, body: { name: "A's folder" } })).body.folder;
   video = (await t.call("POST", "/api/v1/videos", { token: a.token, body: { title: "A's video", folder_id: folder.id, tags: ["a"] } })).body.video;
-  await t.deps.sql`INSERT INTO video_drafts (video_id, settings) VALUES (${video.id}, ${t.deps.sql.json({ style_options: { main_color: "#123456" } } as never)})`;
+  await t.deps
+    .sql`INSERT INTO video_drafts (video_id, settings) VALUES (${video.id}, ${t.deps.sql.json({ style_options: { main_color: "#123456" } } as never)})`;
   // B owns rows too, so "empty" is never the reason B sees nothing of A.
   await t.call("POST", "/api/v1/folders", { token: b.token, body: { name: "B's folder" } });
   await t.call("POST", "/api/v1/videos", { token: b.token, body: { title: "B's video" } });
@@ -34,7 +35,10 @@ beforeAll(async () => {
 
 describe("workspace B never reaches workspace A", () => {
   // B's credentials: a scoped token with every scope, and B's legacy key.
-  for (const [kind, credential] of [["token", () => b.token], ["legacy key", () => b.legacyKey]] as const) {
+  for (const [kind, credential] of [
+    ["token", () => b.token],
+    ["legacy key", () => b.legacyKey],
+  ] as const) {
     describe(`with B's ${kind}`, () => {
       test("GET /videos lists none of A's videos", async () => {
         const res = await t.call("GET", "/api/v1/videos?per_page=100", { token: credential() });

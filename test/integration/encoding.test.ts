@@ -45,7 +45,9 @@ async function upload(videoId: number, file: string, orientation = "landscape", 
   const form = new FormData();
   form.append("orientation", orientation);
   form.append("file", Bun.file(file), file.split("/").pop()!);
-  const res = await to.app.app.handle(new Request(`${BASE}/api/v1/videos/${videoId}/upload`, { method: "POST", headers: { Authorization: `Bearer ${to.ws.token}` }, body: form }));
+  const res = await to.app.app.handle(
+    new Request(`${BASE}/api/v1/videos/${videoId}/upload`, { method: "POST", headers: { Authorization: `Bearer ${to.ws.token}` }, body: form }),
+  );
   expect(res.status).toBe(202);
   return (await res.json()) as { video: any };
 }
@@ -230,13 +232,18 @@ describe("deleting a video", () => {
     await upload(video.id, await clip("landscape"));
     expect((await settle(video.id)).status.status).toBe("ready");
     // An unfinished resumable upload of the other orientation, one chunk written.
-    const init = await t.call("POST", `/api/v1/videos/${video.id}/upload/init`, { token: ws.token, body: { filename: "p.mp4", size: 9 * 1024 * 1024, mime_type: "video/mp4", orientation: "portrait" } });
+    const init = await t.call("POST", `/api/v1/videos/${video.id}/upload/init`, {
+      token: ws.token,
+      body: { filename: "p.mp4", size: 9 * 1024 * 1024, mime_type: "video/mp4", orientation: "portrait" },
+    });
     expect(init.status).toBe(201);
-    const chunk = await t.app.handle(new Request(init.body.upload_url, {
-      method: "PATCH",
-      headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
-      body: new Uint8Array(8 * 1024 * 1024),
-    }));
+    const chunk = await t.app.handle(
+      new Request(init.body.upload_url, {
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+        body: new Uint8Array(8 * 1024 * 1024),
+      }),
+    );
     expect(chunk.status).toBe(200);
 
     const full = (await get(`/videos/${video.id}`)).body.video;
@@ -259,7 +266,9 @@ describe("deleting a video", () => {
     expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeUndefined();
     expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeUndefined();
     // The unfinished upload is aborted: its handle no longer takes parts.
-    await expect(media.writeChunk(session!.blob_key, session!.blob_handle, 2, new Uint8Array(1024), 1024)).rejects.toMatchObject({ code: BlobErrorCode.NoSuchUpload });
+    await expect(media.writeChunk(session!.blob_key, session!.blob_handle, 2, new Uint8Array(1024), 1024)).rejects.toMatchObject({
+      code: BlobErrorCode.NoSuchUpload,
+    });
     const served = await fetch(live(full.landscape_hls));
     expect(served.status).toBe(404);
   });
@@ -333,7 +342,9 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
     // One job queue, two blob directories: only this app's encoder may claim jobs now.
     await stopEncoder?.();
     stopEncoder = undefined;
-    legacy = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, media: { ...t.deps.config.media, ffmpegPath: bundled, legacyHls: true } } });
+    legacy = await testApp({
+      config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, media: { ...t.deps.config.media, ffmpegPath: bundled, legacyHls: true } },
+    });
     legacyWs = await legacy.workspace();
     stopLegacy = startEncoder(legacy.deps, { pollMs: 100 });
   }, 60_000);
@@ -353,9 +364,15 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
     const key = new URL(row!.landscape_hls).pathname.replace(/^\/media\//, "");
     const master = await new Response((await legacy.deps.blobs.media.get(key))!.body).text();
     const variants = [...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),AVERAGE-BANDWIDTH=(\d+),RESOLUTION=(\d+x\d+)\n(\S+)/g)].map((m) => ({
-      peak: Number(m[1]), average: Number(m[2]), resolution: m[3], uri: m[4],
+      peak: Number(m[1]),
+      average: Number(m[2]),
+      resolution: m[3],
+      uri: m[4],
     }));
-    expect(variants.map((v) => [v.resolution, v.uri])).toEqual([["640x360", "360p/index.m3u8"], ["1280x720", "720p/index.m3u8"]]);
+    expect(variants.map((v) => [v.resolution, v.uri])).toEqual([
+      ["640x360", "360p/index.m3u8"],
+      ["1280x720", "720p/index.m3u8"],
+    ]);
     for (const v of variants) {
       expect(v.average).toBeGreaterThan(50_000);
       expect(v.peak).toBeGreaterThanOrEqual(v.average);

@@ -14,7 +14,12 @@ const base = loadConfig({});
 async function chRows(where: string, params: Record<string, unknown>): Promise<any[]> {
   const result = await t.deps.ch.query({ query: `SELECT * FROM events WHERE ${where} ORDER BY created_at`, query_params: params, format: "JSONEachRow" });
   // UInt64 comes back as a number from chDB and as a string from a ClickHouse server.
-  return (await result.json<any>()).map((r: any) => ({ ...r, workspace_id: Number(r.workspace_id), video_id: Number(r.video_id), viewer_id: Number(r.viewer_id) }));
+  return (await result.json<any>()).map((r: any) => ({
+    ...r,
+    workspace_id: Number(r.workspace_id),
+    video_id: Number(r.video_id),
+    viewer_id: Number(r.viewer_id),
+  }));
 }
 const send = (body: unknown, opts: { token?: string; ip?: string } = {}) =>
   t.call("POST", "/v1/event", { token: opts.token ?? ws.token, body, headers: { "X-Forwarded-For": opts.ip ?? ip() } });
@@ -40,7 +45,14 @@ describe("POST /v1/event", () => {
     expect(res.body).toEqual({ ok: true, event: "signedup", event_id: null, attributed: false, matched_by: null });
     const rows = await chRows("workspace_id = {w:UInt64} AND event = 'signedup'", { w: ws.id });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ event_type: "custom", session_code: "", device_id: "", value: 12.5, properties: { plan: "pro", seats: "3" }, viewer_id: 0 });
+    expect(rows[0]).toMatchObject({
+      event_type: "custom",
+      session_code: "",
+      device_id: "",
+      value: 12.5,
+      properties: { plan: "pro", seats: "3" },
+      viewer_id: 0,
+    });
   });
 
   test("resolution order: session_id, device_id, profile_id, identity; attributed is 200", async () => {
@@ -76,7 +88,14 @@ describe("POST /v1/event", () => {
   test("raw email and phone are hashed, never stored raw, never as properties", async () => {
     const session = "s-" + crypto.randomUUID();
     await collect({ session_id: session, events: [{ type: "pause", video_time: 3 }] });
-    const res = await send({ event: "contact", session_id: session, email: "raw@example.com", phone: "+44 20 7946 0958", external_id: "crm-1", properties: { email: "sneaky@example.com", ok: "yes" } });
+    const res = await send({
+      event: "contact",
+      session_id: session,
+      email: "raw@example.com",
+      phone: "+44 20 7946 0958",
+      external_id: "crm-1",
+      properties: { email: "sneaky@example.com", ok: "yes" },
+    });
     expect(res.status).toBe(200);
     const [row] = await chRows("workspace_id = {w:UInt64} AND event = 'contact'", { w: ws.id });
     expect(row.properties).toEqual({ ok: "yes" });
@@ -97,7 +116,8 @@ describe("POST /v1/event", () => {
     for (let i = 0; i < 2; i++) expect((await send({ event: "optin", email, video_code: video.code })).status).toBe(202);
     const leads = await t.deps.sql`SELECT email, video_code FROM leads WHERE workspace_id = ${ws.id} AND email = ${email}`;
     expect(leads).toEqual([{ email, video_code: video.code }] as never);
-    const outbox = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${email}`;
+    const outbox = await t.deps
+      .sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${email}`;
     expect(outbox).toHaveLength(1);
     // The shape of SPEC.md's new_lead automation sample.
     expect(outbox[0]!.data).toMatchObject({ video_code: video.code, identity: { email, first_name: null }, url: null, video_id: video.id });
@@ -142,7 +162,8 @@ describe("POST /v1/event", () => {
     const timed = await testApp({ config: { trustProxy: true }, clock: { now: () => now } });
     const eventId = crypto.randomUUID();
     // What a process killed between its claim and its INSERT leaves behind: a claim and no row.
-    await t.deps.sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at) VALUES (${ws.id}, ${eventId}, 'orphan', false, NULL, ${new Date(now)})`;
+    await t.deps
+      .sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at) VALUES (${ws.id}, ${eventId}, 'orphan', false, NULL, ${new Date(now)})`;
     const call = () => timed.call("POST", "/v1/event", { token: ws.token, body: { event: "orphan", event_id: eventId }, headers: { "X-Forwarded-For": ip() } });
     const early = await call();
     expect(early.status).toBe(500);
@@ -157,14 +178,17 @@ describe("POST /v1/event", () => {
     now += 60_000;
     expect((await call()).body).toEqual(late.body);
     const fresh = await testApp({ config: { trustProxy: true }, clock: { now: () => now } });
-    expect((await fresh.call("POST", "/v1/event", { token: ws.token, body: { event: "orphan", event_id: eventId }, headers: { "X-Forwarded-For": ip() } })).body).toEqual(late.body);
+    expect(
+      (await fresh.call("POST", "/v1/event", { token: ws.token, body: { event: "orphan", event_id: eventId }, headers: { "X-Forwarded-For": ip() } })).body,
+    ).toEqual(late.body);
     expect(await chRows("workspace_id = {w:UInt64} AND event_id = {e:String}", { w: ws.id, e: eventId })).toHaveLength(1);
   });
 
   test("event_id claimed and marked written by the previous version: a repeat gets the first answer and adds no row", async () => {
     const eventId = crypto.randomUUID();
     // That version claimed a group of events at the time of its first, so this claim's time need not be its row's.
-    await t.deps.sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at, written) VALUES (${ws.id}, ${eventId}, 'upgraded', false, NULL, ${new Date(Date.now() - 60_000)}, true)`;
+    await t.deps
+      .sql`INSERT INTO event_dedup (workspace_id, event_id, event, attributed, matched_by, created_at, written) VALUES (${ws.id}, ${eventId}, 'upgraded', false, NULL, ${new Date(Date.now() - 60_000)}, true)`;
     const repeat = await t.call("POST", "/v1/event", { token: ws.token, body: { event: "upgraded", event_id: eventId }, headers: { "X-Forwarded-For": ip() } });
     expect(repeat.status).toBe(202);
     expect(repeat.body).toEqual({ ok: true, event: "upgraded", event_id: eventId, attributed: false, matched_by: null });
@@ -192,7 +216,14 @@ describe("POST /v1/event", () => {
       expect(res.body.message).toBeString();
     }
     // At the limits exactly: accepted.
-    const edge = await send({ event: "e".repeat(80), value: 1_000_000_000, properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}`.padEnd(40, "k"), "v".repeat(100)])) }, { token: w.token });
+    const edge = await send(
+      {
+        event: "e".repeat(80),
+        value: 1_000_000_000,
+        properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}`.padEnd(40, "k"), "v".repeat(100)])),
+      },
+      { token: w.token },
+    );
     expect(edge.status).toBe(202);
     expect(edge.body.event).toBe("e".repeat(64));
     expect(await chRows("workspace_id = {w:UInt64}", { w: w.id })).toHaveLength(1);
@@ -226,7 +257,13 @@ describe("POST /v1/event", () => {
     expect((await fast.call("POST", "/v1/event", { token: w.token, body: { event: "NAME_5" } })).status).toBe(202);
     // The cap is per workspace.
     expect((await send({ event: "name_100" })).status).toBe(202);
-    const [{ n }] = (await t.deps.ch.query({ query: "SELECT count() AS n FROM events WHERE workspace_id = {w:UInt64} AND event = 'name_100'", query_params: { w: w.id }, format: "JSONEachRow" }).then((r) => r.json())) as any;
+    const [{ n }] = (await t.deps.ch
+      .query({
+        query: "SELECT count() AS n FROM events WHERE workspace_id = {w:UInt64} AND event = 'name_100'",
+        query_params: { w: w.id },
+        format: "JSONEachRow",
+      })
+      .then((r) => r.json())) as any;
     expect(Number(n)).toBe(0);
   }, 60_000);
 
@@ -288,35 +325,67 @@ describe("POST /v1/collect", () => {
     const rows = await chRows("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session });
     expect(rows).toHaveLength(15);
     const hb = rows.filter((r) => r.event_type === "watched").map((r) => [r.video_time, r.watch_seconds]);
-    expect(hb.sort()).toEqual([[0, 10], [30, 5]]);
+    expect(hb.sort()).toEqual([
+      [0, 10],
+      [30, 5],
+    ]);
     expect(rows.find((r) => r.event_type === "startup").value).toBe(420);
     expect(rows.find((r) => r.event_type === "milestone").properties.percent).toBe("25");
     expect(rows.find((r) => r.event_type === "seek")).toMatchObject({ video_time: 30, properties: { from_s: "10" } });
-    expect(rows.find((r) => r.event_type === "cta_click").properties).toMatchObject({ card_index: "0", url: ("https://shop.example/" + "x".repeat(200)).slice(0, 100) });
+    expect(rows.find((r) => r.event_type === "cta_click").properties).toMatchObject({
+      card_index: "0",
+      url: ("https://shop.example/" + "x".repeat(200)).slice(0, 100),
+    });
     expect(rows.find((r) => r.event_type === "error").properties).toEqual({ message: "MEDIA_ERR", fatal: "false" });
     expect(JSON.stringify(rows)).not.toContain("example.com");
 
-    const events = (await t.deps.sql`SELECT event, data FROM outbox WHERE workspace_id = ${ws.id} AND data->>'session_id' = ${session} ORDER BY id`).map((r) => r.event);
-    expect(events).toEqual(["video.viewed", "play", "play.milestone", "cta.clicked", "quiz.answered", "lead_form.submitted", "lesson.completed", "playlist.ended", "ended"]);
+    const events = (await t.deps.sql`SELECT event, data FROM outbox WHERE workspace_id = ${ws.id} AND data->>'session_id' = ${session} ORDER BY id`).map(
+      (r) => r.event,
+    );
+    expect(events).toEqual([
+      "video.viewed",
+      "play",
+      "play.milestone",
+      "cta.clicked",
+      "quiz.answered",
+      "lead_form.submitted",
+      "lesson.completed",
+      "playlist.ended",
+      "ended",
+    ]);
     const milestone = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${session}`;
     expect(milestone[0]!.data.percent).toBe(25);
-    const lead = await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${`form-${session}@example.com`}`;
+    const lead = await t.deps
+      .sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${`form-${session}@example.com`}`;
     expect(lead[0]!.n).toBe(1);
 
     // A second play of the same session is `play` only, not another `video.viewed`.
     await collect({ session_id: session, events: [{ type: "play", video_time: 60 }] });
-    const viewed = await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.viewed' AND data->>'session_id' = ${session}`;
+    const viewed = await t.deps
+      .sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.viewed' AND data->>'session_id' = ${session}`;
     expect(viewed[0]!.n).toBe(1);
 
     // A milestone sent again (a reload, a retried beacon) is recorded but announced once per session and percent.
-    await collect({ session_id: session, events: [{ type: "milestone", percent: 25, video_time: 35 }, { type: "milestone", percent: 50, video_time: 60 }, { type: "milestone", percent: 50, video_time: 61 }] });
-    const announced = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${session} ORDER BY id`;
+    await collect({
+      session_id: session,
+      events: [
+        { type: "milestone", percent: 25, video_time: 35 },
+        { type: "milestone", percent: 50, video_time: 60 },
+        { type: "milestone", percent: 50, video_time: 61 },
+      ],
+    });
+    const announced = await t.deps
+      .sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${session} ORDER BY id`;
     expect(announced.map((r) => r.data.percent)).toEqual([25, 50]);
     expect(await chRows("workspace_id = {w:UInt64} AND session_code = {s:String} AND event_type = 'milestone'", { w: ws.id, s: session })).toHaveLength(4);
     // Another session announces its own.
     const other = "s-" + crypto.randomUUID();
     await collect({ session_id: other, events: [{ type: "milestone", percent: 25, video_time: 35 }] });
-    expect((await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${other}`)[0]!.n).toBe(1);
+    expect(
+      (
+        await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${ws.id} AND event = 'play.milestone' AND data->>'session_id' = ${other}`
+      )[0]!.n,
+    ).toBe(1);
   });
 
   test("unknown workspace or another workspace's video: 404, nothing written; bad batches 400", async () => {
@@ -326,7 +395,9 @@ describe("POST /v1/collect", () => {
     const cross = await collect({ session_id: session, events: [{ type: "play" }] }, ws, theirs);
     expect(cross.status).toBe(404);
     expect(cross.body).toMatchObject({ error: "VIDEO_NOT_FOUND" });
-    const unknownWs = await t.call("POST", "/v1/collect", { body: { workspace_code: "nope", video_code: video.code, session_id: session, events: [{ type: "play" }] } });
+    const unknownWs = await t.call("POST", "/v1/collect", {
+      body: { workspace_code: "nope", video_code: video.code, session_id: session, events: [{ type: "play" }] },
+    });
     expect(unknownWs.status).toBe(404);
     for (const events of [[], [{ type: "warp" }], [{ type: "milestone", percent: 33 }]]) {
       const bad = await collect({ session_id: session, events });
@@ -341,18 +412,26 @@ describe("POST /v1/collect", () => {
   });
 
   test("answers a CORS preflight and accepts text/plain (sendBeacon)", async () => {
-    const pre = await t.app.handle(new Request("http://127.0.0.1:8080/v1/collect", { method: "OPTIONS", headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" } }));
+    const pre = await t.app.handle(
+      new Request("http://127.0.0.1:8080/v1/collect", {
+        method: "OPTIONS",
+        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" },
+      }),
+    );
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
     const body = JSON.stringify({ workspace_code: ws.code, video_code: video.code, session_id: "beacon-" + crypto.randomUUID(), events: [{ type: "pause" }] });
-    const res = await t.app.handle(new Request("http://127.0.0.1:8080/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body }));
+    const res = await t.app.handle(
+      new Request("http://127.0.0.1:8080/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body }),
+    );
     expect(res.status).toBe(200);
   });
 });
 
 describe("POST /v1/track", () => {
-  const track = (body: Record<string, unknown>, w = ws) => t.call("POST", "/v1/track", { body: { workspace_code: w.code, ...body }, headers: { "X-Forwarded-For": ip() } });
+  const track = (body: Record<string, unknown>, w = ws) =>
+    t.call("POST", "/v1/track", { body: { workspace_code: w.code, ...body }, headers: { "X-Forwarded-For": ip() } });
 
   test("only names declared as custom metrics; undeclared is 422 EVENT_NOT_DECLARED", async () => {
     const undeclared = await track({ event: "Newsletter" });
@@ -387,13 +466,18 @@ describe("GET /admin/v1/ingest/counters", () => {
     await send({ event: "x", nope: 1 }, { token: w.token });
     // Refusals before any handler runs count too: no token, a body that is not JSON.
     expect((await t.call("POST", "/v1/event", { body: { event: "x" } })).status).toBe(401);
-    const unparsable = await t.app.handle(new Request("http://localhost/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{not json" }));
+    const unparsable = await t.app.handle(
+      new Request("http://localhost/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{not json" }),
+    );
     expect(unparsable.status).toBe(400);
     expect((await t.call("GET", "/admin/v1/ingest/counters")).status).toBe(401);
     expect((await t.call("GET", "/admin/v1/ingest/counters", { token: "wrong" })).status).toBe(401);
     const res = await t.call("GET", "/admin/v1/ingest/counters", { token: ADMIN_KEY });
     expect(res.status).toBe(200);
-    const of = (outcome: string, reason = "") => res.body.counters.filter((c: any) => c.path === "/v1/event" && c.outcome === outcome && c.reason === reason).reduce((n: number, c: any) => n + c.count, 0);
+    const of = (outcome: string, reason = "") =>
+      res.body.counters
+        .filter((c: any) => c.path === "/v1/event" && c.outcome === outcome && c.reason === reason)
+        .reduce((n: number, c: any) => n + c.count, 0);
     expect(of("accepted")).toBeGreaterThan(0);
     expect(of("deduplicated")).toBeGreaterThanOrEqual(1);
     expect(of("rejected", "INVALID_EVENT_NAME")).toBeGreaterThanOrEqual(1);

@@ -55,13 +55,46 @@ beforeAll(async () => {
   await ch(
     [
       { video_id: v1, event_type: "play", session_code: "s1", device_id: "d1", created_at: "2026-11-10 10:00:00.000" },
-      { video_id: v1, event_type: "watched", session_code: "s1", device_id: "d1", video_time: 0, watch_seconds: 100, properties: { duration_s: "100" }, created_at: "2026-11-10 10:00:01.000" },
+      {
+        video_id: v1,
+        event_type: "watched",
+        session_code: "s1",
+        device_id: "d1",
+        video_time: 0,
+        watch_seconds: 100,
+        properties: { duration_s: "100" },
+        created_at: "2026-11-10 10:00:01.000",
+      },
       { video_id: v1, event_type: "ended", session_code: "s1", device_id: "d1", video_time: 100, created_at: "2026-11-10 10:00:02.000" },
       // A session code a spreadsheet would misread: quoted and defused in csv.
       { video_id: v1, event_type: "play", session_code: '=cmd,"x"', created_at: "2026-11-11 08:00:00.000" },
-      { video_id: v1, event_type: "watched", session_code: '=cmd,"x"', video_time: 0, watch_seconds: 40, properties: { duration_s: "100" }, created_at: "2026-11-11 08:00:01.000" },
-      { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:1", value: 30, properties: { source: "postback" }, created_at: "2026-11-11 09:00:00.000" },
-      { video_id: v1, event_type: "conversion", event: "purchase", event_id: "shop:2", value: 99, properties: { verified: "0", source: "browser" }, created_at: "2026-11-11 09:01:00.000" },
+      {
+        video_id: v1,
+        event_type: "watched",
+        session_code: '=cmd,"x"',
+        video_time: 0,
+        watch_seconds: 40,
+        properties: { duration_s: "100" },
+        created_at: "2026-11-11 08:00:01.000",
+      },
+      {
+        video_id: v1,
+        event_type: "conversion",
+        event: "purchase",
+        event_id: "shop:1",
+        value: 30,
+        properties: { source: "postback" },
+        created_at: "2026-11-11 09:00:00.000",
+      },
+      {
+        video_id: v1,
+        event_type: "conversion",
+        event: "purchase",
+        event_id: "shop:2",
+        value: 99,
+        properties: { verified: "0", source: "browser" },
+        created_at: "2026-11-11 09:01:00.000",
+      },
       { video_id: v2, event_type: "play", session_code: "s9", created_at: "2026-11-12 23:59:59.999" },
       { video_id: v2, event_type: "pause", session_code: "s9", video_time: 4.5, created_at: "2026-11-13 00:00:00.000" }, // outside to=11-12
       { video_id: v1, event_type: "play", session_code: "early", created_at: "2026-11-09 23:59:59.999" }, // outside from=11-10
@@ -196,7 +229,15 @@ describe("files", () => {
     }
     expect(file.body).toEqual(rows);
     // By hand: v1 has sessions s1 (complete, 100 s) and the odd one (40 s); v2 one play, no watch.
-    expect(file.body[0]).toMatchObject({ video_id: v1, plays: 2, unique_plays: 2, completion_count: 1, completion_rate: 0.5, avg_watch_time_s: 70, bounce_count: 0 });
+    expect(file.body[0]).toMatchObject({
+      video_id: v1,
+      plays: 2,
+      unique_plays: 2,
+      completion_count: 1,
+      completion_rate: 0.5,
+      avg_watch_time_s: 70,
+      bounce_count: 0,
+    });
     expect(file.body[1]).toMatchObject({ video_id: v2, plays: 1, completion_count: 0, avg_watch_time_s: 0, bounce_count: 1 });
     const csv = await exported({ video_ids: [v2], ...window, format: "csv", type: "summary" });
     const code = file.body[1].video_code;

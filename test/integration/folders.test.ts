@@ -10,14 +10,22 @@ beforeAll(async () => {
   ws = await t.workspace();
 }, 60_000);
 
-const folderCount = async (workspaceId: number) => (await t.deps.sql`SELECT count(*)::int AS n FROM folders WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
+const folderCount = async (workspaceId: number) =>
+  (await t.deps.sql`SELECT count(*)::int AS n FROM folders WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
 
 describe("folders", () => {
   test("create → 201 {folder} with every field", async () => {
     const res = await t.call("POST", "/api/v1/folders", { token: ws.token, body: { name: "Launch week" } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(["folder"]);
-    expect(res.body.folder).toEqual({ id: expect.any(Number), parent_id: null, name: "Launch week", color: null, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(res.body.folder).toEqual({
+      id: expect.any(Number),
+      parent_id: null,
+      name: "Launch week",
+      color: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(new Date(res.body.folder.created_at).toISOString()).toBe(res.body.folder.created_at);
     const [row] = await t.deps.sql`SELECT workspace_id, name FROM folders WHERE id = ${res.body.folder.id}`;
     expect(row).toEqual({ workspace_id: ws.id, name: "Launch week" });

@@ -19,12 +19,16 @@ test("calls arriving while a statement runs all go into the next one; each calle
 
 test("a failed statement fails only its own callers; the next batch still runs", async () => {
   let calls = 0;
-  const group = new Group<string, string>(async (items) => {
-    calls++;
-    await Bun.sleep(20);
-    if (calls === 1) throw new Error("database went away");
-    return items.map((s) => s.toUpperCase());
-  }, 1, 3);
+  const group = new Group<string, string>(
+    async (items) => {
+      calls++;
+      await Bun.sleep(20);
+      if (calls === 1) throw new Error("database went away");
+      return items.map((s) => s.toUpperCase());
+    },
+    1,
+    3,
+  );
   const a = group.add("a");
   await Bun.sleep(5);
   const later = ["b", "c", "d", "e"].map((s) => group.add(s));

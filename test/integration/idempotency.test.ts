@@ -64,7 +64,9 @@ describe("Idempotency-Key", () => {
     const k = key();
     const body = { title: `running ${k}` };
     // The first request's claim, exactly as the service writes it before running the handler.
-    const hash = createHash("sha256").update(`POST /api/v1/videos\n${JSON.stringify(body)}`).digest("hex");
+    const hash = createHash("sha256")
+      .update(`POST /api/v1/videos\n${JSON.stringify(body)}`)
+      .digest("hex");
     await t.deps.sql`
       INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, expires_at)
       VALUES (${ws.id}, ${k}, ${hash}, 'running', now() + interval '1 hour')`;
@@ -87,7 +89,9 @@ describe("Idempotency-Key", () => {
   test("a stored answer that no longer fits the response schema is a 500 (our fault), not a 422", async () => {
     const k = key();
     const body = { title: `stale ${k}` };
-    const hash = createHash("sha256").update(`POST /api/v1/videos\n${JSON.stringify(body)}`).digest("hex");
+    const hash = createHash("sha256")
+      .update(`POST /api/v1/videos\n${JSON.stringify(body)}`)
+      .digest("hex");
     await t.deps.sql`
       INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, response_status, response_body, expires_at)
       VALUES (${ws.id}, ${k}, ${hash}, 'done', 201, ${t.deps.sql.json({ video: { id: 1 } } as never)}, now() + interval '1 hour')`;
@@ -99,9 +103,7 @@ describe("Idempotency-Key", () => {
   test("two concurrent requests with one key create one video", async () => {
     const k = key();
     const body = { title: `race ${k}` };
-    const results = await Promise.all(
-      [0, 1, 2].map(() => t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } })),
-    );
+    const results = await Promise.all([0, 1, 2].map(() => t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } })));
     for (const r of results) expect([201, 409]).toContain(r.status);
     expect(results.filter((r) => r.status === 201 && r.headers.get("idempotency-replayed") === null)).toHaveLength(1);
     expect(await count(body.title)).toBe(1);

@@ -45,16 +45,26 @@ describe("group commit", () => {
       },
     });
     const base = loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "error" });
-    const deps = await createDeps({ ...base, eventLimits: { ...base.eventLimits, perWorkspacePerMinute: 100_000, perIpPerMinute: 100_000 } }, { sql: engines.sql, ch });
+    const deps = await createDeps(
+      { ...base, eventLimits: { ...base.eventLimits, perWorkspacePerMinute: 100_000, perIpPerMinute: 100_000 } },
+      { sql: engines.sql, ch },
+    );
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const batch = crypto.randomUUID();
     const statuses = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
         app
-          .handle(new Request("http://127.0.0.1/v1/event", { method: "POST", headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ event: "grouped", properties: { batch, i } }) }))
+          .handle(
+            new Request("http://127.0.0.1/v1/event", {
+              method: "POST",
+              headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" },
+              body: JSON.stringify({ event: "grouped", properties: { batch, i } }),
+            }),
+          )
           .then(async (r) => {
             // Acknowledged means written: the row is readable the moment the answer arrives.
-            if (r.status === 202 && i % 100 === 0) expect(await countWhere("properties['batch'] = {b:String} AND properties['i'] = {i:String}", { b: batch, i: String(i) })).toBe(1);
+            if (r.status === 202 && i % 100 === 0)
+              expect(await countWhere("properties['batch'] = {b:String} AND properties['i'] = {i:String}", { b: batch, i: String(i) })).toBe(1);
             return r.status;
           }),
       ),
@@ -85,8 +95,20 @@ describe("group commit", () => {
     const batcher = new Batcher<EventRow>(ch, "events", { maxRows: 10_000, maxWaitMs: 5_000, concurrency: 1, gatherMs: 80 });
     const batch = crypto.randomUUID();
     const row = (i: number): EventRow => ({
-      workspace_id: ws.id, video_id: 0, video_code: "", event_type: "custom", event: "gathered", event_id: "", session_code: "", device_id: "",
-      watch_seconds: 0, video_time: 0, value: null, properties: { batch, i: String(i) }, created_at: "2026-11-20 10:00:00.000", viewer_id: 0,
+      workspace_id: ws.id,
+      video_id: 0,
+      video_code: "",
+      event_type: "custom",
+      event: "gathered",
+      event_id: "",
+      session_code: "",
+      device_id: "",
+      watch_seconds: 0,
+      video_time: 0,
+      value: null,
+      properties: { batch, i: String(i) },
+      created_at: "2026-11-20 10:00:00.000",
+      viewer_id: 0,
     });
     const first = batcher.add([row(0)]);
     for (let i = 0; i < 50 && inserts.length === 0; i++) await Bun.sleep(5);
@@ -110,7 +132,9 @@ describe("group commit", () => {
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const eventId = crypto.randomUUID();
     const body = JSON.stringify({ event: "outage", event_id: eventId });
-    const res = await app.handle(new Request("http://127.0.0.1/v1/event", { method: "POST", headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" }, body }));
+    const res = await app.handle(
+      new Request("http://127.0.0.1/v1/event", { method: "POST", headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" }, body }),
+    );
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: "WRITE_FAILED" });
     await stopIngest(deps);
@@ -137,7 +161,13 @@ describe("group commit", () => {
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const batch = crypto.randomUUID();
     const post = (i: number) =>
-      app.handle(new Request("http://127.0.0.1/v1/event", { method: "POST", headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ event: "drained", properties: { batch, i } }) }));
+      app.handle(
+        new Request("http://127.0.0.1/v1/event", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ event: "drained", properties: { batch, i } }),
+        }),
+      );
     const answers = [post(0)];
     for (let i = 0; i < 50 && inserts === 0; i++) await Bun.sleep(10);
     for (let i = 1; i < 20; i++) answers.push(post(i));
@@ -159,7 +189,9 @@ describe("group commit", () => {
 
 describe("tables", () => {
   test("custom events go to a table no view runs on; player events reach `events` and the analytics slots through `player_events`", async () => {
-    const tables = (await (await t.deps.ch.query({ query: "SELECT name, engine, dependencies_table FROM system.tables WHERE database = currentDatabase()", format: "JSONEachRow" })).json()) as {
+    const tables = (await (
+      await t.deps.ch.query({ query: "SELECT name, engine, dependencies_table FROM system.tables WHERE database = currentDatabase()", format: "JSONEachRow" })
+    ).json()) as {
       name: string;
       engine: string;
       dependencies_table: string[];
@@ -172,15 +204,29 @@ describe("tables", () => {
 
     const session = "slots-" + crypto.randomUUID();
     const row = (event_type: string, extra: Record<string, unknown> = {}) => ({
-      workspace_id: ws.id, video_id: 77, video_code: "v77", event_type, event: "", event_id: crypto.randomUUID(), session_code: session, device_id: "d1",
-      watch_seconds: 0, video_time: 0, value: null, properties: {}, created_at: "2026-11-20 10:00:00.000", viewer_id: 0, ...extra,
+      workspace_id: ws.id,
+      video_id: 77,
+      video_code: "v77",
+      event_type,
+      event: "",
+      event_id: crypto.randomUUID(),
+      session_code: session,
+      device_id: "d1",
+      watch_seconds: 0,
+      video_time: 0,
+      value: null,
+      properties: {},
+      created_at: "2026-11-20 10:00:00.000",
+      viewer_id: 0,
+      ...extra,
     });
     await ingestFor(t.deps).playerEvents.add([row("play"), row("watched", { video_time: 5, watch_seconds: 20 })]);
     await ingestFor(t.deps).events.add([row("custom", { event: "signup" })]);
     expect(await countWhere("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session })).toBe(3);
     const slots = (await (
       await t.deps.ch.query({
-        query: "SELECT max(played) AS played, sum(watched_s) AS watched, groupArrayArray(ranges) AS ranges FROM analytics_session_slots WHERE workspace_id = {w:UInt64} AND session_hash = cityHash64({s:String})",
+        query:
+          "SELECT max(played) AS played, sum(watched_s) AS watched, groupArrayArray(ranges) AS ranges FROM analytics_session_slots WHERE workspace_id = {w:UInt64} AND session_hash = cityHash64({s:String})",
         query_params: { w: ws.id, s: session },
         format: "JSONEachRow",
       })
@@ -290,7 +336,11 @@ describe("crash safety", () => {
     const port2 = freePort();
     const again = await startServer(dataDir, port2, databaseUrl);
     try {
-      const res = await fetch(`http://127.0.0.1:${port2}/v1/event`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ event: "after_crash" }) });
+      const res = await fetch(`http://127.0.0.1:${port2}/v1/event`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ event: "after_crash" }),
+      });
       expect(res.status).toBe(202);
     } finally {
       again.proc.kill("SIGTERM");

@@ -15,7 +15,9 @@ const segment = new Uint8Array(1000).map((_, i) => i % 251);
 beforeAll(async () => {
   t = await testApp();
   const store = t.deps.blobs.media;
-  await store.put(`${prefix}master.m3u8`, "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=640x360\n360p/index.m3u8\n", { cacheControl: "public, max-age=31536000, immutable" });
+  await store.put(`${prefix}master.m3u8`, "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=640x360\n360p/index.m3u8\n", {
+    cacheControl: "public, max-age=31536000, immutable",
+  });
   await store.put(`${prefix}360p/seg_000.ts`, segment);
   await store.put(`${prefix}poster.jpg`, new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
   await store.put("uploads/flup_00aa/source", "private source bytes");
@@ -71,7 +73,11 @@ describe("media", () => {
     await full.body?.cancel();
     expect(etag).toBeString();
     expect((await get(`${prefix}360p/seg_000.ts`, { "If-None-Match": etag! })).status).toBe(304);
-    const preflight = await get(`${prefix}master.m3u8`, { Origin: "https://customer.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "range" }, "OPTIONS");
+    const preflight = await get(
+      `${prefix}master.m3u8`,
+      { Origin: "https://customer.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "range" },
+      "OPTIONS",
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Range");

@@ -25,7 +25,10 @@ describe("migrate()", () => {
     const engines = await getEngines();
     const db = await engines.freshDatabase();
     drops.push(db.drop);
-    const versions = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort().map((f) => f.replace(/\.sql$/, ""));
+    const versions = (await readdir(MIGRATIONS_DIR))
+      .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+      .sort()
+      .map((f) => f.replace(/\.sql$/, ""));
     expect(versions.length).toBeGreaterThan(0);
 
     const three = [0, 1, 2].map(() => connectPostgres(db.url, { max: 2 }));
@@ -44,7 +47,8 @@ describe("migrate()", () => {
     // The schema is really there.
     const tables = await three[1]!`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`;
     const names = tables.map((r) => r.table_name);
-    for (const table of ["workspaces", "api_tokens", "videos", "folders", "video_drafts", "outbox", "idempotency_keys", "rate_limits"]) expect(names).toContain(table);
+    for (const table of ["workspaces", "api_tokens", "videos", "folders", "video_drafts", "outbox", "idempotency_keys", "rate_limits"])
+      expect(names).toContain(table);
 
     // Running again, concurrently or not, applies nothing.
     expect(await Promise.all(three.map((sql) => migrate(sql)))).toEqual([[], [], []]);
@@ -95,7 +99,11 @@ describe("ClickHouse upgrade", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
     drops.push(() => rm(dataDir, { recursive: true, force: true }));
     // chDB allows one data directory per process: the upgrade runs in its own.
-    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade.ts", join(dataDir, "clickhouse"), "0005"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade.ts", join(dataDir, "clickhouse"), "0005"], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const out = await new Response(upgrade.stdout).text();
     expect(await upgrade.exited).toBe(0);
     const result = JSON.parse(out);

@@ -30,7 +30,9 @@ afterAll(async () => {
 test("thousands of concurrent, pipelined queries each get their own answer", async () => {
   const answers = await Promise.all(
     Array.from({ length: 3000 }, (_, i) =>
-      i % 2 ? sql<{ n: number; s: string }[]>`SELECT ${i}::int AS n, ${`q${i}`}::text AS s` : sql<{ n: number; s: string }[]>`SELECT ${i}::int + 0 AS n, 'q' || ${i}::text AS s`,
+      i % 2
+        ? sql<{ n: number; s: string }[]>`SELECT ${i}::int AS n, ${`q${i}`}::text AS s`
+        : sql<{ n: number; s: string }[]>`SELECT ${i}::int + 0 AS n, 'q' || ${i}::text AS s`,
     ),
   );
   answers.forEach((rows, i) => expect([...rows]).toEqual([{ n: i, s: `q${i}` }]));

@@ -34,16 +34,46 @@ function eager(file: string, seen = new Set<string>()): Set<string> {
 function config(): PlayerConfig {
   const settings = defaultSettings() as PlayerConfig["settings"];
   settings.chapters_options = { enabled: true, chapters: Array.from({ length: 8 }, (_, i) => ({ time_s: i * 60, title: `Chapter ${i + 1}` })) };
-  settings.cta_cards_options = { enabled: true, cards: [{ time_s: 30, duration_s: 20, text: "Get the offer", button_text: "Buy", url: "https://example.com/buy" }] };
+  settings.cta_cards_options = {
+    enabled: true,
+    cards: [{ time_s: 30, duration_s: 20, text: "Get the offer", button_text: "Buy", url: "https://example.com/buy" }],
+  };
   settings.captions_options = { enabled: true, tracks: [{ src: "https://cdn.example.com/en.vtt", srclang: "en", label: "English", default: true }] };
   settings.autoplay_options = { enabled: true, muted: true, unmute_prompt: true };
-  const rendition = { hls: "https://cdn.example.com/m/abc/landscape/index.m3u8", poster: "https://cdn.example.com/m/abc/landscape/poster.jpg", w: 1920, h: 1080 };
+  const rendition = {
+    hls: "https://cdn.example.com/m/abc/landscape/index.m3u8",
+    poster: "https://cdn.example.com/m/abc/landscape/poster.jpg",
+    w: 1920,
+    h: 1080,
+  };
   return {
-    video: { id: 1, code: "7d4f0a52-3c1b-4f7e-9a55-0c2f1b9e8d11", title: "Sales video", workspace_code: "ws_1234567890", default_orientation: "landscape", plain_mode: false, landscape: rendition, portrait: null },
+    video: {
+      id: 1,
+      code: "7d4f0a52-3c1b-4f7e-9a55-0c2f1b9e8d11",
+      title: "Sales video",
+      workspace_code: "ws_1234567890",
+      default_orientation: "landscape",
+      plain_mode: false,
+      landscape: rendition,
+      portrait: null,
+    },
     settings,
     playlist: {
-      playback_mode: "course", auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "both", playlist_chrome: "rail",
-      items: Array.from({ length: 5 }, (_, i) => ({ video_code: `code-${i}`, title: `Lesson ${i + 1}`, lesson_label: `Lesson ${i + 1}`, duration_s: 300, thumb_url: null, hls: rendition.hls, poster: rendition.poster })),
+      playback_mode: "course",
+      auto_advance: true,
+      auto_advance_delay_ms: 3000,
+      loop: false,
+      lesson_navigation: "both",
+      playlist_chrome: "rail",
+      items: Array.from({ length: 5 }, (_, i) => ({
+        video_code: `code-${i}`,
+        title: `Lesson ${i + 1}`,
+        lesson_label: `Lesson ${i + 1}`,
+        duration_s: 300,
+        thumb_url: null,
+        hls: rendition.hls,
+        poster: rendition.poster,
+      })),
     },
     events_url: "https://events.example.com",
   };

@@ -32,8 +32,25 @@ const stored = async (id: number) => (await t.deps.sql`SELECT settings -> 'playl
 
 describe("create and read", () => {
   test("POST seeds a playlist with defaults; reads carry exactly the read shape (no playlist_chrome)", async () => {
-    const { video: v, playlist: p } = await playlist({ playlist_code: "course-1", items: [{ video_code: "a", title: "A" }, { video_code: "b", title: "B" }], playlist_chrome: "button" });
-    expect(p).toEqual({ video_id: v.id, video_code: v.code, title: "Course", playback_mode: "linear", playlist_code: "course-1", item_count: 2, auto_advance: true, loop: false, lesson_navigation: "sidebar" });
+    const { video: v, playlist: p } = await playlist({
+      playlist_code: "course-1",
+      items: [
+        { video_code: "a", title: "A" },
+        { video_code: "b", title: "B" },
+      ],
+      playlist_chrome: "button",
+    });
+    expect(p).toEqual({
+      video_id: v.id,
+      video_code: v.code,
+      title: "Course",
+      playback_mode: "linear",
+      playlist_code: "course-1",
+      item_count: 2,
+      auto_advance: true,
+      loop: false,
+      lesson_navigation: "sidebar",
+    });
     expect(Object.keys(p).sort()).toEqual(READ_KEYS);
     // playlist_chrome is stored (writable) but absent from every read.
     expect((await stored(v.id)).playlist_chrome).toBe("button");
@@ -57,7 +74,10 @@ describe("create and read", () => {
   test("auto_advance_delay_ms and lesson_navigation are not applied at creation, only by PATCH", async () => {
     const { video: v } = await playlist({ auto_advance_delay_ms: 100, lesson_navigation: "none" });
     expect(await stored(v.id)).toMatchObject({ auto_advance_delay_ms: 3000, lesson_navigation: "sidebar" });
-    const res = await t.call("PATCH", `/api/v1/playlists/${v.id}`, { token: ws.token, body: { auto_advance_delay_ms: 100, lesson_navigation: "none", playback_mode: "course", loop: true, playlist_chrome: "button" } });
+    const res = await t.call("PATCH", `/api/v1/playlists/${v.id}`, {
+      token: ws.token,
+      body: { auto_advance_delay_ms: 100, lesson_navigation: "none", playback_mode: "course", loop: true, playlist_chrome: "button" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.playlist).toMatchObject({ lesson_navigation: "none", playback_mode: "course", loop: true });
     expect(res.body.playlist).not.toHaveProperty("playlist_chrome");
@@ -66,7 +86,14 @@ describe("create and read", () => {
 
   test("PATCH validates its fields and does not touch items", async () => {
     const { video: v } = await playlist({ items: [{ video_code: "a", title: "A" }] });
-    for (const body of [{ auto_advance_delay_ms: 30001 }, { auto_advance_delay_ms: -1 }, { lesson_navigation: "tabs" }, { playback_mode: "random" }, { playlist_code: "x".repeat(129) }, { playlist_chrome: "sidebar" }]) {
+    for (const body of [
+      { auto_advance_delay_ms: 30001 },
+      { auto_advance_delay_ms: -1 },
+      { lesson_navigation: "tabs" },
+      { playback_mode: "random" },
+      { playlist_code: "x".repeat(129) },
+      { playlist_chrome: "sidebar" },
+    ]) {
       const res = await t.call("PATCH", `/api/v1/playlists/${v.id}`, { token: ws.token, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual(Object.keys(body));
@@ -78,7 +105,14 @@ describe("create and read", () => {
 
   test("POST validates its fields; an unknown video is 404", async () => {
     const v = await video();
-    for (const body of [{}, { video_id: "x" }, { video_id: v.id, playback_mode: "shuffle" }, { video_id: v.id, items: [{ title: "no code" }] }, { video_id: v.id, items: [{ video_code: "x".repeat(65) }] }, { video_id: v.id, playlist_code: "x".repeat(129) }]) {
+    for (const body of [
+      {},
+      { video_id: "x" },
+      { video_id: v.id, playback_mode: "shuffle" },
+      { video_id: v.id, items: [{ title: "no code" }] },
+      { video_id: v.id, items: [{ video_code: "x".repeat(65) }] },
+      { video_id: v.id, playlist_code: "x".repeat(129) },
+    ]) {
       const res = await t.call("POST", "/api/v1/playlists", { token: ws.token, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -170,7 +204,10 @@ describe("enabled flag", () => {
 describe("items", () => {
   test("add appends, duplicates allowed; 201 {items}", async () => {
     const { video: v } = await playlist({ items: [{ video_code: "a", title: "A" }] });
-    const add = await t.call("POST", `/api/v1/playlists/${v.id}/videos`, { token: ws.token, body: { video_code: "b", title: "B", lesson_label: "Lesson 2", duration_s: 90, thumb_url: "https://img.example/b.jpg" } });
+    const add = await t.call("POST", `/api/v1/playlists/${v.id}/videos`, {
+      token: ws.token,
+      body: { video_code: "b", title: "B", lesson_label: "Lesson 2", duration_s: 90, thumb_url: "https://img.example/b.jpg" },
+    });
     expect(add.status).toBe(201);
     expect(add.body.items).toEqual([
       { video_code: "a", title: "A", lesson_label: null, duration_s: null, thumb_url: null },
@@ -184,7 +221,14 @@ describe("items", () => {
 
   test("add validates its fields", async () => {
     const { video: v } = await playlist();
-    for (const body of [{}, { video_code: "" }, { video_code: "x".repeat(65) }, { video_code: "a", thumb_url: "not a url" }, { video_code: "a", thumb_url: "https://x/" + "y".repeat(2048) }, { video_code: "a", duration_s: 1.5 }]) {
+    for (const body of [
+      {},
+      { video_code: "" },
+      { video_code: "x".repeat(65) },
+      { video_code: "a", thumb_url: "not a url" },
+      { video_code: "a", thumb_url: "https://x/" + "y".repeat(2048) },
+      { video_code: "a", duration_s: 1.5 },
+    ]) {
       const res = await t.call("POST", `/api/v1/playlists/${v.id}/videos`, { token: ws.token, body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
     }
@@ -192,7 +236,12 @@ describe("items", () => {
   });
 
   test("update addresses items by code; unknown code is 404 NOT_FOUND; numeric id is 404", async () => {
-    const { video: v } = await playlist({ items: [{ video_code: "a", title: "A" }, { video_code: "b", title: "B" }] });
+    const { video: v } = await playlist({
+      items: [
+        { video_code: "a", title: "A" },
+        { video_code: "b", title: "B" },
+      ],
+    });
     const res = await t.call("PATCH", `/api/v1/playlists/${v.id}/videos/b`, { token: ws.token, body: { title: "Bee", duration_s: 12, lesson_label: "L2" } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -225,7 +274,12 @@ describe("items", () => {
   });
 
   test("remove by code answers the remaining items; an unknown code leaves the list unchanged with 200; numeric id is 404", async () => {
-    const { video: v } = await playlist({ items: [{ video_code: "a", title: "A" }, { video_code: "b", title: "B" }] });
+    const { video: v } = await playlist({
+      items: [
+        { video_code: "a", title: "A" },
+        { video_code: "b", title: "B" },
+      ],
+    });
     const gone = await t.call("DELETE", `/api/v1/playlists/${v.id}/videos/a`, { token: ws.token });
     expect(gone.status).toBe(200);
     expect(gone.body.items.map((i: { video_code: string }) => i.video_code)).toEqual(["b"]);

@@ -165,11 +165,13 @@ describe("stores", () => {
   describe("redis", () => {
     test("an outage lets requests through at once, and counting resumes when Redis is back", async () => {
       const port = 6300 + Math.floor(Math.random() * 90);
-      const start = () => Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
+      const start = () =>
+        Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
       let server = start();
       try {
         let store: RateLimitStore | undefined;
-        for (let i = 0; i < 50 && !store; i++) store = await redisRateLimitStore(`redis://127.0.0.1:${port}`).catch(async () => (await Bun.sleep(100), undefined));
+        for (let i = 0; i < 50 && !store; i++)
+          store = await redisRateLimitStore(`redis://127.0.0.1:${port}`).catch(async () => (await Bun.sleep(100), undefined));
         expect(store).toBeDefined();
         const rule = { name: "writes", limit: 5, windowMs: MINUTE };
         const now = Date.now();

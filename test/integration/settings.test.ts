@@ -21,7 +21,8 @@ async function video(token = ws.token, title = "Settings") {
 }
 
 const settingsOf = async (id: number, token = ws.token) => (await t.call("GET", `/api/v1/videos/${id}/settings`, { token })).body.settings;
-const outbox = (id: number) => t.deps.sql`SELECT event, data FROM outbox WHERE event = 'video.settings.deployed' AND (data ->> 'video_id')::bigint = ${id} ORDER BY id`;
+const outbox = (id: number) =>
+  t.deps.sql`SELECT event, data FROM outbox WHERE event = 'video.settings.deployed' AND (data ->> 'video_id')::bigint = ${id} ORDER BY id`;
 
 describe("draft", () => {
   test("merges recursively over the live settings, stores only, answers version null", async () => {
@@ -46,7 +47,9 @@ describe("draft", () => {
   test("lists merge by index: three items over five leave indexes 3 and 4 in place", async () => {
     const v = await video();
     const five = [0, 1, 2, 3, 4].map((i) => ({ time_s: i * 10, title: `c${i}` }));
-    expect((await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { chapters_options: { enabled: true, chapters: five } } })).status).toBe(200);
+    expect(
+      (await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { chapters_options: { enabled: true, chapters: five } } })).status,
+    ).toBe(200);
     const res = await t.call("POST", `/api/v1/videos/${v.id}/draft`, {
       token: ws.token,
       body: { chapters_options: { chapters: [{ title: "A" }, { title: "B" }, { title: "C" }] } },
@@ -110,7 +113,10 @@ describe("draft", () => {
 
   test("a __proto__ key in the payload is ignored, not merged into the prototype", async () => {
     const v = await video();
-    const res = await t.call("POST", `/api/v1/videos/${v.id}/draft`, { token: ws.token, body: '{"style_options":{"__proto__":{"main_color":"not-a-colour"},"border_radius":3}}' });
+    const res = await t.call("POST", `/api/v1/videos/${v.id}/draft`, {
+      token: ws.token,
+      body: '{"style_options":{"__proto__":{"main_color":"not-a-colour"},"border_radius":3}}',
+    });
     expect(res.status).toBe(200);
     expect(res.body.draft.style_options.border_radius).toBe(3);
     expect(res.body.draft.style_options.main_color).toBe("#2563eb");
@@ -129,8 +135,14 @@ describe("draft", () => {
 describe("deploy", () => {
   test("merges over LIVE settings (not the draft), snapshots a version, deletes the draft, fires the event, answers embed_url", async () => {
     const v = await video();
-    await t.call("POST", `/api/v1/videos/${v.id}/draft`, { token: ws.token, body: { style_options: { main_color: "#111111" }, autoplay_options: { enabled: true } } });
-    const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { background_color: "#222222" }, _version_label: "Launch" } });
+    await t.call("POST", `/api/v1/videos/${v.id}/draft`, {
+      token: ws.token,
+      body: { style_options: { main_color: "#111111" }, autoplay_options: { enabled: true } },
+    });
+    const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+      token: ws.token,
+      body: { style_options: { background_color: "#222222" }, _version_label: "Launch" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.embed_url).toBe(v.script_url);
     expect(res.body.version_id).toBeNumber();
@@ -164,7 +176,10 @@ describe("deploy", () => {
     const v = await video();
     const ids: number[] = [];
     for (let i = 0; i < 22; i++) {
-      const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { border_radius: i }, _version_label: `v${i}` } });
+      const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+        token: ws.token,
+        body: { style_options: { border_radius: i }, _version_label: `v${i}` },
+      });
       expect(res.status).toBe(200);
       ids.push(res.body.version_id);
     }
@@ -177,7 +192,8 @@ describe("deploy", () => {
     expect(page1.body.data[0]).toMatchObject({ label: "v21", is_live: true, workspace_video_id: v.id, created_by: null });
     expect(page1.body.data[0].settings_snapshot.style_options.border_radius).toBe(21);
     expect(page1.body.data.slice(1).every((d: { is_live: boolean }) => !d.is_live)).toBe(true);
-    for (const key of ["id", "workspace_video_id", "created_by", "label", "version_hash", "settings_snapshot", "is_live", "created_at", "updated_at"]) expect(page1.body.data[0]).toHaveProperty(key);
+    for (const key of ["id", "workspace_video_id", "created_by", "label", "version_hash", "settings_snapshot", "is_live", "created_at", "updated_at"])
+      expect(page1.body.data[0]).toHaveProperty(key);
     const page2 = await t.call("GET", `/api/v1/videos/${v.id}/deploys?page=2`, { token: ws.token });
     expect(page2.body.data.map((d: { id: number }) => d.id)).toEqual([ids[1], ids[0]]);
   }, 60_000);
@@ -197,7 +213,10 @@ describe("deploy", () => {
   test("read-only groups sent to deploy change nothing and still answer 200", async () => {
     const v = await video();
     const before = await settingsOf(v.id);
-    const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { share_options: { enabled: true }, cloak_options: { enabled: true } } });
+    const res = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+      token: ws.token,
+      body: { share_options: { enabled: true }, cloak_options: { enabled: true } },
+    });
     expect(res.status).toBe(200);
     expect(await settingsOf(v.id)).toEqual(before);
   });
@@ -206,9 +225,24 @@ describe("deploy", () => {
 describe("restore", () => {
   test("writes the snapshot back wholesale as a new version labelled 'Restored from version <id>', with no event", async () => {
     const v = await video();
-    const first = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { main_color: "#010101" }, chapters_options: { enabled: true, chapters: [{ time_s: 1, title: "a" }, { time_s: 2, title: "b" }] } } });
+    const first = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+      token: ws.token,
+      body: {
+        style_options: { main_color: "#010101" },
+        chapters_options: {
+          enabled: true,
+          chapters: [
+            { time_s: 1, title: "a" },
+            { time_s: 2, title: "b" },
+          ],
+        },
+      },
+    });
     const snapshot = await settingsOf(v.id);
-    await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { main_color: "#020202", extra: 1 }, chapters_options: { chapters: [{ title: "x" }, { title: "y" }, { time_s: 3, title: "c" }] } } });
+    await t.call("POST", `/api/v1/videos/${v.id}/deploy`, {
+      token: ws.token,
+      body: { style_options: { main_color: "#020202", extra: 1 }, chapters_options: { chapters: [{ title: "x" }, { title: "y" }, { time_s: 3, title: "c" }] } },
+    });
     const eventsBefore = (await outbox(v.id)).length;
     await t.call("POST", `/api/v1/videos/${v.id}/draft`, { token: ws.token, body: { style_options: { main_color: "#0a0a0a" } } });
 

@@ -45,7 +45,13 @@ interface Server {
 }
 
 function start(dir: string, port: number): Server {
-  const proc = Bun.spawn([BUN, "server/main.ts"], { cwd: ROOT, env: env({ DATA_DIR: dir, PORT: String(port) }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([BUN, "server/main.ts"], {
+    cwd: ROOT,
+    env: env({ DATA_DIR: dir, PORT: String(port) }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   running.push(proc);
   let out = "";
   let err = "";
@@ -132,7 +138,11 @@ test("start, walk through the API and the CLI, stop cleanly, restart without a n
   expect(withSecret.status).toBe(200);
   // It belongs to the new workspace: the first workspace's video is not there.
   expect(((await withSecret.json()) as any).data).toEqual([]);
-  const writeWithReadToken = await fetch(`${base}/api/v1/videos`, { method: "POST", headers: { "X-API-Key": secret, "Content-Type": "application/json" }, body: "{}" });
+  const writeWithReadToken = await fetch(`${base}/api/v1/videos`, {
+    method: "POST",
+    headers: { "X-API-Key": secret, "Content-Type": "application/json" },
+    body: "{}",
+  });
   expect(writeWithReadToken.status).toBe(403);
 
   // A CLI error exits non-zero.
@@ -150,4 +160,3 @@ test("start, walk through the API and the CLI, stop cleanly, restart without a n
   expect(stillThere.status).toBe(200);
   expect(await stop(again)).toBe(0);
 }, 120_000);
-

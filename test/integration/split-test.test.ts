@@ -16,7 +16,14 @@ beforeAll(async () => {
 const sale = (splitTest: string, variation: string, extra: Record<string, unknown> = {}) =>
   t.call("POST", "/api/v1/conversions", {
     token: ws.token,
-    body: { video_code: video.code, session_code: `s-${crypto.randomUUID()}`, conversion_value: 10, split_test_id: splitTest, split_test_variation_id: variation, ...extra },
+    body: {
+      video_code: video.code,
+      session_code: `s-${crypto.randomUUID()}`,
+      conversion_value: 10,
+      split_test_id: splitTest,
+      split_test_variation_id: variation,
+      ...extra,
+    },
   });
 
 const declared = (splitTest: string) =>
@@ -30,7 +37,12 @@ describe("split_test.winner_declared", () => {
     await sale("st-clear", "a");
     const rows = await declared("st-clear");
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.data).toMatchObject({ split_test_id: "st-clear", winner_variation_id: "a", video: { id: video.id, code: video.code }, conversions: { a: 64, b: 36 } });
+    expect(rows[0]!.data).toMatchObject({
+      split_test_id: "st-clear",
+      winner_variation_id: "a",
+      video: { id: video.id, code: video.code },
+      conversions: { a: 64, b: 36 },
+    });
     for (let i = 0; i < 5; i++) await sale("st-clear", "b");
     expect(await declared("st-clear")).toHaveLength(1);
   });

@@ -16,7 +16,11 @@ let site: ReturnType<typeof Bun.serve>;
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 async function rows(event: string): Promise<any[]> {
-  const result = await t.deps.ch.query({ query: "SELECT * FROM events WHERE workspace_id = {w:UInt64} AND event = {e:String}", query_params: { w: ws.id, e: event }, format: "JSONEachRow" });
+  const result = await t.deps.ch.query({
+    query: "SELECT * FROM events WHERE workspace_id = {w:UInt64} AND event = {e:String}",
+    query_params: { w: ws.id, e: event },
+    format: "JSONEachRow",
+  });
   return result.json();
 }
 /** The rows of `event` (those `which` keeps), once there are at least `n` of them or after 5 s. */
@@ -79,7 +83,12 @@ describe("tracker", () => {
     });
     await page.goto(`http://127.0.0.1:${site.port}/`);
     await page.waitForFunction(() => (window as any).Frameline && (window as any).queuedSession);
-    const ids = await page.evaluate(() => ({ session: (window as any).Frameline.getSessionId(), device: (window as any).Frameline.getDeviceId(), queued: (window as any).queuedSession, fl: (window as any).fl("session") }));
+    const ids = await page.evaluate(() => ({
+      session: (window as any).Frameline.getSessionId(),
+      device: (window as any).Frameline.getDeviceId(),
+      queued: (window as any).queuedSession,
+      fl: (window as any).fl("session"),
+    }));
     expect(ids.session).toBeString();
     expect(ids.queued).toBe(ids.session);
     expect(ids.fl).toBe(ids.session);
@@ -89,7 +98,14 @@ describe("tracker", () => {
     // The browser reports the request on its own channel: it may come in after the row.
     for (let i = 0; i < 50 && !bodies.some((b) => b.includes('"Signup"')); i++) await Bun.sleep(20);
     const body = bodies.find((b) => b.includes('"Signup"'))!;
-    expect(JSON.parse(body)).toMatchObject({ workspace_code: ws.code, event: "Signup", value: 49, email_sha256: sha256("a@b.co"), phone_sha256: sha256("+15550109999"), external_id: "crm-9" });
+    expect(JSON.parse(body)).toMatchObject({
+      workspace_code: ws.code,
+      event: "Signup",
+      value: 49,
+      email_sha256: sha256("a@b.co"),
+      phone_sha256: sha256("+15550109999"),
+      external_id: "crm-9",
+    });
     // The raw email and phone never leave the page (the body also holds random ids, so look for whole values).
     expect(body.toLowerCase()).not.toContain("a@b.co");
     expect(body).not.toContain("010-9999");
@@ -107,7 +123,9 @@ describe("tracker", () => {
 
   test("fl_sid joins the session, so a checkout on another domain attributes to the player's viewer", async () => {
     const sid = "joined-" + crypto.randomUUID();
-    const played = await t.call("POST", "/v1/collect", { body: { workspace_code: ws.code, video_code: video.code, session_id: sid, events: [{ type: "play" }] } });
+    const played = await t.call("POST", "/v1/collect", {
+      body: { workspace_code: ws.code, video_code: video.code, session_id: sid, events: [{ type: "play" }] },
+    });
     expect(played.status).toBe(200);
     const page = await browser.newPage();
     const answers: number[] = [];

@@ -48,7 +48,12 @@ interface Reply {
 }
 
 /** A request with a raw (non-JSON) body through the app. */
-async function send(method: string, path: string, opts: { token?: string; body?: BodyInit | null; headers?: Record<string, string> } = {}, app: TestApp = t): Promise<Reply> {
+async function send(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: BodyInit | null; headers?: Record<string, string> } = {},
+  app: TestApp = t,
+): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   const init: RequestInit & { duplex?: string } = { method, headers, body: opts.body ?? undefined };
@@ -181,7 +186,10 @@ describe("init", () => {
   test("a videos:read token gets 403 INSUFFICIENT_SCOPE", async () => {
     const video = await newVideo();
     const reader = await ws.mint(["videos:read"]);
-    const res = await t.call("POST", `/api/v1/videos/${video}/upload/init`, { token: reader.secret, body: { filename: "a.mp4", size: 5, mime_type: "video/mp4" } });
+    const res = await t.call("POST", `/api/v1/videos/${video}/upload/init`, {
+      token: reader.secret,
+      body: { filename: "a.mp4", size: 5, mime_type: "video/mp4" },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ code: "INSUFFICIENT_SCOPE", required: "videos:write" });
   });
@@ -269,7 +277,11 @@ describe("resumable upload", () => {
     expect(odd.status).toBe(400);
     expect(odd.body.error.code).toBe("INVALID_PAYLOAD");
 
-    const json = await send("PATCH", `/api/v1/uploads/${id}`, { token: ws.token, body: "{}", headers: { "Content-Type": "application/json", "Upload-Offset": "0" } });
+    const json = await send("PATCH", `/api/v1/uploads/${id}`, {
+      token: ws.token,
+      body: "{}",
+      headers: { "Content-Type": "application/json", "Upload-Offset": "0" },
+    });
     expect(json.status).toBe(400);
 
     // None of these wrote anything.
@@ -462,7 +474,11 @@ describe("a dropped connection mid-chunk, over a real port", () => {
 
     const video = await newVideo();
     const session = (await init(video, { size: big.length })).body;
-    const first = await fetch(url(`/uploads/${session.upload_id}`), { method: "PATCH", headers: { ...auth, "Content-Type": OCTET, "Upload-Offset": "0" }, body: big.subarray(0, CHUNK) });
+    const first = await fetch(url(`/uploads/${session.upload_id}`), {
+      method: "PATCH",
+      headers: { ...auth, "Content-Type": OCTET, "Upload-Offset": "0" },
+      body: big.subarray(0, CHUNK),
+    });
     expect(await first.json()).toEqual({ offset: CHUNK, size: big.length });
 
     await dropMidChunk(port, session.upload_id, CHUNK, big.subarray(CHUNK, 2 * CHUNK), 3 * 1024 * 1024);
@@ -479,7 +495,11 @@ describe("a dropped connection mid-chunk, over a real port", () => {
     expect(offset).toBe(CHUNK);
 
     for (let at = offset; at < big.length; at += CHUNK) {
-      const res = await fetch(url(`/uploads/${session.upload_id}`), { method: "PATCH", headers: { ...auth, "Content-Type": OCTET, "Upload-Offset": String(at) }, body: big.subarray(at, at + CHUNK) });
+      const res = await fetch(url(`/uploads/${session.upload_id}`), {
+        method: "PATCH",
+        headers: { ...auth, "Content-Type": OCTET, "Upload-Offset": String(at) },
+        body: big.subarray(at, at + CHUNK),
+      });
       expect(res.status).toBe(200);
     }
     const done = await fetch(url(`/uploads/${session.upload_id}/complete`), { method: "POST", headers: auth });
@@ -502,7 +522,11 @@ describe("single-shot upload", () => {
     const video = await newVideo();
     const res = await send("POST", `/api/v1/videos/${video}/upload`, { token: ws.token, body: form({ orientation: "portrait", file: new Blob([landscape]) }) });
     expect(res.status).toBe(202);
-    expect(res.body.video).toMatchObject({ id: video, status: "processing", orientations: { landscape: null, portrait: { status: "processing", progress: 0, error: null } } });
+    expect(res.body.video).toMatchObject({
+      id: video,
+      status: "processing",
+      orientations: { landscape: null, portrait: { status: "processing", progress: 0, error: null } },
+    });
     const [job] = await t.deps.sql`SELECT source_key, size, orientation FROM encode_jobs WHERE video_id = ${video}`;
     expect(job).toMatchObject({ size: landscape.length, orientation: "portrait" });
     const stored = await t.deps.blobs.media.get(job!.source_key);
@@ -515,7 +539,10 @@ describe("single-shot upload", () => {
     const res = await send("POST", `/api/v1/videos/${video}/upload`, { token: ws.token, body: form({ file: new Blob([landscape]) }) });
     expect(res.body.video.orientations.landscape).toEqual({ status: "processing", progress: 0, error: null });
     const video2 = await newVideo();
-    const after = await send("POST", `/api/v1/videos/${video2}/upload`, { token: ws.token, body: form({ file: new Blob([landscape]), orientation: "portrait" }) });
+    const after = await send("POST", `/api/v1/videos/${video2}/upload`, {
+      token: ws.token,
+      body: form({ file: new Blob([landscape]), orientation: "portrait" }),
+    });
     expect(after.body.video.orientations.portrait).not.toBeNull();
   });
 
@@ -533,7 +560,10 @@ describe("single-shot upload", () => {
     const noFile = await send("POST", `/api/v1/videos/${video}/upload`, { token: ws.token, body: form({ orientation: "landscape" }) });
     expect(noFile.status).toBe(422);
     expect(noFile.body.errors.file).toBeArray();
-    const badSide = await send("POST", `/api/v1/videos/${video}/upload`, { token: ws.token, body: form({ file: new Blob([landscape]), orientation: "diagonal" }) });
+    const badSide = await send("POST", `/api/v1/videos/${video}/upload`, {
+      token: ws.token,
+      body: form({ file: new Blob([landscape]), orientation: "diagonal" }),
+    });
     expect(badSide.status).toBe(422);
     expect(badSide.body.errors.orientation).toBeArray();
     expect((await t.call("GET", `/api/v1/videos/${video}/status`, { token: ws.token })).body.status).toBe("waiting_for_upload");
@@ -554,7 +584,12 @@ describe("single-shot upload", () => {
     const small = await testApp({ config: { media: { ...t.deps.config.media, singleUploadMaxBytes: 50_000 } } });
     const w = await small.workspace();
     const video = await newVideo(w, small);
-    const declared = await send("POST", `/api/v1/videos/${video}/upload`, { token: w.token, ...(await multipart(form({ file: new Blob([landscape]) }))) }, small);
+    const declared = await send(
+      "POST",
+      `/api/v1/videos/${video}/upload`,
+      { token: w.token, ...(await multipart(form({ file: new Blob([landscape]) }))) },
+      small,
+    );
     expect(declared.status).toBe(413);
 
     // No Content-Length: the multipart stream is cut off once the file passes the limit.
@@ -608,7 +643,13 @@ describe("workspaces are isolated", () => {
       ["PATCH", `/api/v1/uploads/${id}`, landscape, { "Content-Type": OCTET, "Upload-Offset": "0" }, "UPLOAD_NOT_FOUND"],
       ["POST", `/api/v1/uploads/${id}/complete`, null, {}, "UPLOAD_NOT_FOUND"],
       ["DELETE", `/api/v1/uploads/${id}`, null, {}, "UPLOAD_NOT_FOUND"],
-      ["POST", `/api/v1/videos/${video}/upload/init`, JSON.stringify({ filename: "a.mp4", size: 5, mime_type: "video/mp4" }), { "Content-Type": "application/json" }, "VIDEO_NOT_FOUND"],
+      [
+        "POST",
+        `/api/v1/videos/${video}/upload/init`,
+        JSON.stringify({ filename: "a.mp4", size: 5, mime_type: "video/mp4" }),
+        { "Content-Type": "application/json" },
+        "VIDEO_NOT_FOUND",
+      ],
       ["GET", `/api/v1/videos/${video}/status`, null, {}, "VIDEO_NOT_FOUND"],
       ["GET", `/api/v1/videos/${video}/embed`, null, {}, "NOT_FOUND"],
       ["GET", `/api/v1/videos/${video}/config`, null, {}, "NOT_FOUND"],

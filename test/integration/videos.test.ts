@@ -39,7 +39,8 @@ async function create(body: Record<string, unknown>, token = ws.token) {
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body.video as Record<string, any>;
 }
-const outboxCount = async (workspaceId = ws.id) => (await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
+const outboxCount = async (workspaceId = ws.id) =>
+  (await t.deps.sql`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
 const videoCount = async (workspaceId = ws.id) => (await t.deps.sql`SELECT count(*)::int AS n FROM videos WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
 /** Marks every option group of a stored video with a value no default has. */
 async function markSettings(id: number, marker: string) {
@@ -57,9 +58,21 @@ describe("videos", () => {
   test("create returns the full video and its status, and writes video.created to the outbox", async () => {
     const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "Launch", tags: ["a", "b"] } });
     expect(res.status).toBe(201);
-    expect(res.body.video).toMatchObject({ title: "Launch", tags: ["a", "b"], player_version: "v2", workspace_id: ws.id, folder_id: null, landscape_hls: null });
+    expect(res.body.video).toMatchObject({
+      title: "Launch",
+      tags: ["a", "b"],
+      player_version: "v2",
+      workspace_id: ws.id,
+      folder_id: null,
+      landscape_hls: null,
+    });
     expect(res.body.video.style_options.main_color).toBeString();
-    expect(res.body.status).toMatchObject({ id: res.body.video.id, status: "waiting_for_upload", orientations: { landscape: null, portrait: null }, embed: null });
+    expect(res.body.status).toMatchObject({
+      id: res.body.video.id,
+      status: "waiting_for_upload",
+      orientations: { landscape: null, portrait: null },
+      embed: null,
+    });
     const rows = await t.deps.sql`SELECT event, data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.created'`;
     expect(rows.map((r) => r.data)).toContainEqual({ video: { id: res.body.video.id, code: res.body.video.code, title: "Launch" } });
   });
@@ -134,7 +147,21 @@ describe("list", () => {
     expect(res.status).toBe(200);
     const page = res.body;
     expect(Object.keys(page).sort()).toEqual(
-      ["current_page", "data", "first_page_url", "from", "last_page", "last_page_url", "links", "next_page_url", "path", "per_page", "prev_page_url", "to", "total"].sort(),
+      [
+        "current_page",
+        "data",
+        "first_page_url",
+        "from",
+        "last_page",
+        "last_page_url",
+        "links",
+        "next_page_url",
+        "path",
+        "per_page",
+        "prev_page_url",
+        "to",
+        "total",
+      ].sort(),
     );
     expect(page).toMatchObject({ current_page: 1, from: 1, to: 2, last_page: 2, per_page: 2, total: 3, prev_page_url: null, path: `${BASE}/api/v1/videos` });
     expect(page.data.map((v: any) => v.title)).toEqual(["apple", "banana"]);
@@ -241,10 +268,30 @@ describe("read", () => {
     expect(new Date(video.created_at).toISOString()).toBe(video.created_at);
     expect(new Date(video.updated_at).toISOString()).toBe(video.updated_at);
     for (const group of GROUP_NAMES) expect(video[group]).toBeObject();
-    for (const group of ["style_options", "playback_options", "autoplay_options", "captions_options", "chapters_options", "quiz_options", "progress_options", "cta_cards_options", "playlist_options", "actions_options", "cloak_options", "headline_options", "pitch_time_options", "share_options"]) {
+    for (const group of [
+      "style_options",
+      "playback_options",
+      "autoplay_options",
+      "captions_options",
+      "chapters_options",
+      "quiz_options",
+      "progress_options",
+      "cta_cards_options",
+      "playlist_options",
+      "actions_options",
+      "cloak_options",
+      "headline_options",
+      "pitch_time_options",
+      "share_options",
+    ]) {
       expect(video[group]).toBeObject();
     }
-    for (const required of [video.style_options.main_color, video.style_options.background_color, video.progress_options.background_color, video.progress_options.bar_color]) {
+    for (const required of [
+      video.style_options.main_color,
+      video.style_options.background_color,
+      video.progress_options.background_color,
+      video.progress_options.bar_color,
+    ]) {
       expect(required).toBeString();
     }
     expect(video.chapters_options.chapters).toBeArray();
@@ -417,7 +464,15 @@ describe("update", () => {
     const res = await t.call("PATCH", `/api/v1/videos/${video.id}`, { token: ws.token, body: { title: "after", folder_id: folder.id, tags: ["c"] } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(["video"]);
-    expect(res.body.video).toMatchObject({ id: video.id, title: "after", folder_id: folder.id, tags: ["c"], player_version: "v1", plain_mode: true, landscape_hls: "https://media.example/x.m3u8" });
+    expect(res.body.video).toMatchObject({
+      id: video.id,
+      title: "after",
+      folder_id: folder.id,
+      tags: ["c"],
+      player_version: "v1",
+      plain_mode: true,
+      landscape_hls: "https://media.example/x.m3u8",
+    });
     expect(res.body.video.quiz_options.marker).toBe("keep:quiz_options");
 
     const [after] = await t.deps.sql`SELECT * FROM videos WHERE id = ${video.id}`;
@@ -492,7 +547,8 @@ describe("duplicate", () => {
 describe("delete", () => {
   test("returns {deleted: true}, deletes the pending draft, and writes video.deleted {video_id} to the outbox", async () => {
     const video = await create({ title: "to delete" });
-    await t.deps.sql`INSERT INTO video_drafts (video_id, settings) VALUES (${video.id}, ${t.deps.sql.json({ style_options: { main_color: "#ff0000" } } as never)})`;
+    await t.deps
+      .sql`INSERT INTO video_drafts (video_id, settings) VALUES (${video.id}, ${t.deps.sql.json({ style_options: { main_color: "#ff0000" } } as never)})`;
     const res = await t.call("DELETE", `/api/v1/videos/${video.id}`, { token: ws.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true });

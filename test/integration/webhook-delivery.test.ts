@@ -71,7 +71,13 @@ describe("live delivery", () => {
     expect(rx.requests).toHaveLength(1);
     const [first] = rx.requests;
     const [outbox] = await t.deps.sql`SELECT event_id, created_at FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.created'`;
-    expect(first!.json).toEqual({ id: outbox!.event_id, event: "video.created", workspace_id: ws.id, created_at: outbox!.created_at.toISOString(), data: { video: { id: video.id, code: video.code, title: "Hooked" } } });
+    expect(first!.json).toEqual({
+      id: outbox!.event_id,
+      event: "video.created",
+      workspace_id: ws.id,
+      created_at: outbox!.created_at.toISOString(),
+      data: { video: { id: video.id, code: video.code, title: "Hooked" } },
+    });
     expect(first!.headers["content-type"]).toStartWith("application/json");
     expect(first!.headers["webhook-id"]).toBe(outbox!.event_id);
     expect(first!.headers["webhook-timestamp"]).toBe(String(Math.floor(now / 1000)));
@@ -344,7 +350,25 @@ describe("housekeeping", () => {
 describe("end to end through the real routes", () => {
   test("every event the service writes today reaches a subscriber of all events, each signed", async () => {
     const ws = await workspace();
-    await subscribe(ws, ["video.created", "video.uploaded", "video.settings.deployed", "video.deleted", "video.viewed", "conversion", "conversion.created", "play", "play.milestone", "cta.clicked", "ended", "lead.captured", "lesson.completed", "playlist.ended", "lead_form.submitted", "quiz.answered", "split_test.winner_declared"]);
+    await subscribe(ws, [
+      "video.created",
+      "video.uploaded",
+      "video.settings.deployed",
+      "video.deleted",
+      "video.viewed",
+      "conversion",
+      "conversion.created",
+      "play",
+      "play.milestone",
+      "cta.clicked",
+      "ended",
+      "lead.captured",
+      "lesson.completed",
+      "playlist.ended",
+      "lead_form.submitted",
+      "quiz.answered",
+      "split_test.winner_declared",
+    ]);
     const video = (await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "E2E" } })).body.video;
 
     // A real one-second clip, uploaded in one request (the encoder is not running here).
@@ -354,11 +378,16 @@ describe("end to end through the real routes", () => {
     const form = new FormData();
     form.append("orientation", "landscape");
     form.append("file", Bun.file(clip), "clip.mp4");
-    const uploaded = await t.app.handle(new Request(`http://127.0.0.1:8080/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form }));
+    const uploaded = await t.app.handle(
+      new Request(`http://127.0.0.1:8080/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form }),
+    );
     expect(uploaded.status).toBe(202);
 
     expect((await t.call("POST", `/api/v1/videos/${video.id}/deploy`, { token: ws.token, body: {} })).status).toBe(200);
-    expect((await t.call("POST", "/api/v1/conversions", { token: ws.token, body: { video_code: video.code, conversion_value: 10, conversion_currency: "USD" } })).status).toBe(201);
+    expect(
+      (await t.call("POST", "/api/v1/conversions", { token: ws.token, body: { video_code: video.code, conversion_value: 10, conversion_currency: "USD" } }))
+        .status,
+    ).toBe(201);
     const collected = await t.call("POST", "/v1/collect", {
       body: {
         workspace_code: ws.code,
@@ -381,7 +410,24 @@ describe("end to end through the real routes", () => {
 
     await deliverer().runUntilIdle();
     const events = rx.requests.map((r) => r.json.event);
-    for (const event of ["video.created", "video.uploaded", "video.settings.deployed", "conversion", "conversion.created", "video.viewed", "play", "play.milestone", "cta.clicked", "lesson.completed", "playlist.ended", "quiz.answered", "lead_form.submitted", "lead.captured", "ended", "video.deleted"])
+    for (const event of [
+      "video.created",
+      "video.uploaded",
+      "video.settings.deployed",
+      "conversion",
+      "conversion.created",
+      "video.viewed",
+      "play",
+      "play.milestone",
+      "cta.clicked",
+      "lesson.completed",
+      "playlist.ended",
+      "quiz.answered",
+      "lead_form.submitted",
+      "lead.captured",
+      "ended",
+      "video.deleted",
+    ])
       expect(events, event).toContain(event);
     for (const r of rx.requests) {
       expect(r.json.workspace_id).toBe(ws.id);

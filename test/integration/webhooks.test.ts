@@ -44,7 +44,8 @@ afterAll(async () => {
 
 const create = (app: TestApp, token: string, body: Record<string, unknown>) => app.call("POST", "/api/v1/webhooks", { token, body });
 const valid = () => ({ name: "Orders", url: `${rx.url}/hook`, events: ["video.created", "conversion.created"], secret: SECRET });
-const countFor = async (workspaceId: number) => (await t.deps.sql`SELECT count(*)::int AS n FROM webhook_subscriptions WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
+const countFor = async (workspaceId: number) =>
+  (await t.deps.sql`SELECT count(*)::int AS n FROM webhook_subscriptions WHERE workspace_id = ${workspaceId}`)[0]!.n as number;
 
 describe("auth", () => {
   test("every route needs a token with webhooks:write", async () => {

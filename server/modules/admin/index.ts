@@ -16,7 +16,13 @@ function sameSecret(a: string, b: string): boolean {
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
 const Token = t.Object(
-  { id: t.Integer(), name: t.String(), scopes: t.Array(t.String()), expires_at: t.Nullable(t.String({ format: "date-time" })), created_at: t.String({ format: "date-time" }) },
+  {
+    id: t.Integer(),
+    name: t.String(),
+    scopes: t.Array(t.String()),
+    expires_at: t.Nullable(t.String({ format: "date-time" })),
+    created_at: t.String({ format: "date-time" }),
+  },
   { additionalProperties: true },
 );
 const WorkspaceParams = t.Object({ id: t.String() });
@@ -29,115 +35,133 @@ export function adminModule(deps: Deps, adminKey: string) {
     return row;
   };
 
-  return new Elysia({ prefix: "/admin/v1", name: "frameline.admin", detail: { tags: ["Operator"] } } as never)
-    // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
-    .onTransform(({ request }) => {
-      const credential = credentialOf(request.headers);
-      if (credential === undefined || credential === "") throw Errors.authRequired();
-      if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
-    })
-    .post(
-      "/workspaces",
-      async ({ body, set }) => {
-        const { workspace, legacyKey } = await admin.createWorkspace(deps.sql, body.name);
-        set.status = 201;
-        return { workspace: admin.toWorkspace(workspace), legacy_key: legacyKey };
-      },
-      {
-        body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
-        detail: { summary: "Create a workspace", description: "Returns its legacy key once." },
-        response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
-      },
-    )
-    .get("/workspaces", async () => ({ workspaces: (await admin.listWorkspaces(deps.sql)).map(admin.toWorkspace) }), {
-      detail: { summary: "List workspaces" },
-      response: { 200: t.Object({ workspaces: t.Array(Workspace) }) },
-    })
-    .post(
-      "/workspaces/:id/tokens",
-      async ({ params, body, set }) => {
-        const workspace = await workspaceOr404(params.id);
-        const unknown = body.scopes.filter((s) => !isScope(s));
-        if (unknown.length) throw validation({ scopes: [`Unknown scope ${unknown.map((s) => `"${s}"`).join(", ")}; allowed: ${ALL_SCOPES.join(", ")}.`] });
-        if (body.scopes.length === 0) throw validation({ scopes: ["Choose at least one scope."] });
-        const { token, secret } = await admin.createToken(deps, workspace.id, {
-          name: body.name,
-          scopes: body.scopes.filter(isScope),
-          expiresInDays: body.expires_in_days ?? undefined,
-        });
-        set.status = 201;
-        return { token: admin.toToken(token), secret };
-      },
-      {
+  return (
+    new Elysia({ prefix: "/admin/v1", name: "frameline.admin", detail: { tags: ["Operator"] } } as never)
+      // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
+      .onTransform(({ request }) => {
+        const credential = credentialOf(request.headers);
+        if (credential === undefined || credential === "") throw Errors.authRequired();
+        if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
+      })
+      .post(
+        "/workspaces",
+        async ({ body, set }) => {
+          const { workspace, legacyKey } = await admin.createWorkspace(deps.sql, body.name);
+          set.status = 201;
+          return { workspace: admin.toWorkspace(workspace), legacy_key: legacyKey };
+        },
+        {
+          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          detail: { summary: "Create a workspace", description: "Returns its legacy key once." },
+          response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
+        },
+      )
+      .get("/workspaces", async () => ({ workspaces: (await admin.listWorkspaces(deps.sql)).map(admin.toWorkspace) }), {
+        detail: { summary: "List workspaces" },
+        response: { 200: t.Object({ workspaces: t.Array(Workspace) }) },
+      })
+      .post(
+        "/workspaces/:id/tokens",
+        async ({ params, body, set }) => {
+          const workspace = await workspaceOr404(params.id);
+          const unknown = body.scopes.filter((s) => !isScope(s));
+          if (unknown.length) throw validation({ scopes: [`Unknown scope ${unknown.map((s) => `"${s}"`).join(", ")}; allowed: ${ALL_SCOPES.join(", ")}.`] });
+          if (body.scopes.length === 0) throw validation({ scopes: ["Choose at least one scope."] });
+          const { token, secret } = await admin.createToken(deps, workspace.id, {
+            name: body.name,
+            scopes: body.scopes.filter(isScope),
+            expiresInDays: body.expires_in_days ?? undefined,
+          });
+          set.status = 201;
+          return { token: admin.toToken(token), secret };
+        },
+        {
+          params: WorkspaceParams,
+          body: t.Object({
+            name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
+            scopes: t.Array(t.String(), { error: "The scopes must be a list of scope names." }),
+            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires.
+            expires_in_days: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." }))),
+          }),
+          detail: {
+            summary: "Mint a scoped token",
+            description: `The plaintext \`secret\` is shown once. Scopes: ${Object.entries(Scopes)
+              .map(([s, v]) => `\`${s}\` (${v.grants})`)
+              .join("; ")}.`,
+          },
+          response: { 201: t.Object({ token: Token, secret: t.String() }) },
+        },
+      )
+      .get(
+        "/workspaces/:id/tokens",
+        async ({ params }) => ({ tokens: (await admin.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(admin.toToken) }),
+        {
+          params: WorkspaceParams,
+          detail: { summary: "List a workspace's live tokens", description: "Never the plaintext." },
+          response: { 200: t.Object({ tokens: t.Array(Token) }) },
+        },
+      )
+      .delete(
+        "/tokens/:id",
+        async ({ params }) => {
+          const id = parseId(params.id);
+          if (id === undefined || !(await admin.revokeToken(deps, id))) throw Errors.notFound("Token not found or already revoked.");
+          return { revoked: true };
+        },
+        {
+          params: t.Object({ id: t.String() }),
+          detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN." },
+          response: { 200: t.Object({ revoked: t.Boolean() }) },
+        },
+      )
+      .post(
+        "/workspaces/:id/custom-metrics",
+        async ({ params, body, set }) => {
+          const workspace = await workspaceOr404(params.id);
+          const name = admin.normaliseEventName(body.name);
+          if (name === "") throw validation({ name: ["The name has no usable characters (a-z, 0-9, _ and -)."] });
+          await admin.declareMetric(deps.sql, workspace.id, name);
+          set.status = 201;
+          return { metric: { name } };
+        },
+        {
+          params: WorkspaceParams,
+          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          detail: { summary: "Declare a custom metric", description: "Name normalised as event names are." },
+          response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
+        },
+      )
+      .put(
+        "/workspaces/:id/integrations/:integration",
+        async ({ params, body }) => {
+          const workspace = await workspaceOr404(params.id);
+          if (!/^[a-z0-9][a-z0-9_-]{0,59}$/.test(params.integration)) {
+            throw validation({ integration: ["The integration name must be 1 to 60 characters of a-z, 0-9, _ and -."] });
+          }
+          await admin.setIntegration(deps.sql, workspace.id, params.integration, body.browser_fallback);
+          return { integration: { name: params.integration, browser_fallback: body.browser_fallback } };
+        },
+        {
+          params: t.Object({ id: t.String(), integration: t.String() }),
+          body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
+          detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
+          response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
+        },
+      )
+      // The dashboard's Settings lists what was declared and configured (CONTRACT.md has only the writes).
+      .get("/workspaces/:id/custom-metrics", async ({ params }) => ({ metrics: await admin.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }), {
         params: WorkspaceParams,
-        body: t.Object({
-          name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
-          scopes: t.Array(t.String(), { error: "The scopes must be a list of scope names." }),
-          // SPEC.md "Authentication" 3: blank (omitted or null) means never expires.
-          expires_in_days: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." }))),
-        }),
-        detail: { summary: "Mint a scoped token", description: `The plaintext \`secret\` is shown once. Scopes: ${Object.entries(Scopes).map(([s, v]) => `\`${s}\` (${v.grants})`).join("; ")}.` },
-        response: { 201: t.Object({ token: Token, secret: t.String() }) },
-      },
-    )
-    .get("/workspaces/:id/tokens", async ({ params }) => ({ tokens: (await admin.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(admin.toToken) }), {
-      params: WorkspaceParams,
-      detail: { summary: "List a workspace's live tokens", description: "Never the plaintext." },
-      response: { 200: t.Object({ tokens: t.Array(Token) }) },
-    })
-    .delete(
-      "/tokens/:id",
-      async ({ params }) => {
-        const id = parseId(params.id);
-        if (id === undefined || !(await admin.revokeToken(deps, id))) throw Errors.notFound("Token not found or already revoked.");
-        return { revoked: true };
-      },
-      { params: t.Object({ id: t.String() }), detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN." }, response: { 200: t.Object({ revoked: t.Boolean() }) } },
-    )
-    .post(
-      "/workspaces/:id/custom-metrics",
-      async ({ params, body, set }) => {
-        const workspace = await workspaceOr404(params.id);
-        const name = admin.normaliseEventName(body.name);
-        if (name === "") throw validation({ name: ["The name has no usable characters (a-z, 0-9, _ and -)."] });
-        await admin.declareMetric(deps.sql, workspace.id, name);
-        set.status = 201;
-        return { metric: { name } };
-      },
-      {
-        params: WorkspaceParams,
-        body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
-        detail: { summary: "Declare a custom metric", description: "Name normalised as event names are." },
-        response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
-      },
-    )
-    .put(
-      "/workspaces/:id/integrations/:integration",
-      async ({ params, body }) => {
-        const workspace = await workspaceOr404(params.id);
-        if (!/^[a-z0-9][a-z0-9_-]{0,59}$/.test(params.integration)) {
-          throw validation({ integration: ["The integration name must be 1 to 60 characters of a-z, 0-9, _ and -."] });
-        }
-        await admin.setIntegration(deps.sql, workspace.id, params.integration, body.browser_fallback);
-        return { integration: { name: params.integration, browser_fallback: body.browser_fallback } };
-      },
-      {
-        params: t.Object({ id: t.String(), integration: t.String() }),
-        body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
-        detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
-        response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
-      },
-    )
-    // The dashboard's Settings lists what was declared and configured (CONTRACT.md has only the writes).
-    .get("/workspaces/:id/custom-metrics", async ({ params }) => ({ metrics: await admin.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }), {
-      params: WorkspaceParams,
-      detail: { summary: "List declared custom metrics" },
-      response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
-    })
-    .get("/workspaces/:id/integrations", async ({ params }) => ({ integrations: await admin.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }), {
-      params: WorkspaceParams,
-      detail: { summary: "List configured integrations" },
-      response: { 200: t.Object({ integrations: t.Array(t.Object({ name: t.String(), browser_fallback: t.Boolean() })) }) },
-    });
+        detail: { summary: "List declared custom metrics" },
+        response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
+      })
+      .get(
+        "/workspaces/:id/integrations",
+        async ({ params }) => ({ integrations: await admin.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }),
+        {
+          params: WorkspaceParams,
+          detail: { summary: "List configured integrations" },
+          response: { 200: t.Object({ integrations: t.Array(t.Object({ name: t.String(), browser_fallback: t.Boolean() })) }) },
+        },
+      )
+  );
 }
-

@@ -85,7 +85,10 @@ export async function revokeToken(deps: Deps, id: number): Promise<boolean> {
 
 /** SPEC.md "Custom event": lowercased, reduced to [a-z0-9_-], at most 64 characters. */
 export function normaliseEventName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_-]/g, "").slice(0, 64);
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, "")
+    .slice(0, 64);
 }
 
 export async function declareMetric(sql: Sql, workspaceId: number, name: string): Promise<void> {
@@ -103,5 +106,9 @@ export async function listMetrics(sql: Sql, workspaceId: number): Promise<{ name
 }
 
 export async function listIntegrations(sql: Sql, workspaceId: number): Promise<{ name: string; browser_fallback: boolean }[]> {
-  return [...(await sql<{ name: string; browser_fallback: boolean }[]>`SELECT name, browser_fallback FROM integrations WHERE workspace_id = ${workspaceId} ORDER BY name`)];
+  return [
+    ...(await sql<
+      { name: string; browser_fallback: boolean }[]
+    >`SELECT name, browser_fallback FROM integrations WHERE workspace_id = ${workspaceId} ORDER BY name`),
+  ];
 }

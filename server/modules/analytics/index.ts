@@ -81,48 +81,40 @@ export function analyticsModule(deps: Deps) {
         response: { 200: Summary, 304: t.String() },
       },
     )
-    .get(
-      "/videos/:video/analytics/retention",
-      async ({ auth, params, query }) => analytics.retention(deps, auth.workspaceId, parseId(params.video), query),
-      {
-        scope: "analytics:read",
-        params: VideoParams,
-        query: RetentionQuery,
-        detail: { summary: "Retention curve", description: "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once." },
-        response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
-      },
-    )
-    .get(
-      "/videos/:video/analytics/events",
-      async ({ auth, params, query }) => analytics.events(deps, auth.workspaceId, parseId(params.video), query),
-      {
-        scope: "analytics:read",
-        params: VideoParams,
-        query: EventsQuery,
-        detail: { summary: "Raw events", description: "Newest first; the only paginated read. `ip_hash` is always null." },
-        response: {
-          200: t.Object({
-            video_id: t.Integer(),
-            page: t.Integer(),
-            per_page: t.Integer(),
-            events: t.Object({
-              total: t.Integer(),
-              data: t.Array(
-                t.Object({
-                  event_type: t.String(),
-                  event: t.Nullable(t.String()),
-                  session_code: t.Nullable(t.String()),
-                  watch_seconds: t.Number(),
-                  video_time: t.Number(),
-                  created_at: t.String({ format: "date-time" }),
-                  ip_hash: t.Null(),
-                }),
-              ),
-            }),
+    .get("/videos/:video/analytics/retention", async ({ auth, params, query }) => analytics.retention(deps, auth.workspaceId, parseId(params.video), query), {
+      scope: "analytics:read",
+      params: VideoParams,
+      query: RetentionQuery,
+      detail: { summary: "Retention curve", description: "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once." },
+      response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
+    })
+    .get("/videos/:video/analytics/events", async ({ auth, params, query }) => analytics.events(deps, auth.workspaceId, parseId(params.video), query), {
+      scope: "analytics:read",
+      params: VideoParams,
+      query: EventsQuery,
+      detail: { summary: "Raw events", description: "Newest first; the only paginated read. `ip_hash` is always null." },
+      response: {
+        200: t.Object({
+          video_id: t.Integer(),
+          page: t.Integer(),
+          per_page: t.Integer(),
+          events: t.Object({
+            total: t.Integer(),
+            data: t.Array(
+              t.Object({
+                event_type: t.String(),
+                event: t.Nullable(t.String()),
+                session_code: t.Nullable(t.String()),
+                watch_seconds: t.Number(),
+                video_time: t.Number(),
+                created_at: t.String({ format: "date-time" }),
+                ip_hash: t.Null(),
+              }),
+            ),
           }),
-        },
+        }),
       },
-    )
+    })
     .get(
       "/videos/:video/analytics/conversions",
       async ({ auth, params, query }) => analytics.conversions(deps, auth.workspaceId, parseId(params.video), query),

@@ -140,7 +140,10 @@ export async function summary(deps: Deps, workspaceId: number, videoId: number |
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.value;
   evict(cache, now);
-  const value = computeSummary(deps, workspaceId, video.id, video.code, w).then((body) => ({ body, etag: `"${sha256Hex(JSON.stringify(body)).slice(0, 32)}"` }));
+  const value = computeSummary(deps, workspaceId, video.id, video.code, w).then((body) => ({
+    body,
+    etag: `"${sha256Hex(JSON.stringify(body)).slice(0, 32)}"`,
+  }));
   const entry = { expiresAt: now + SUMMARY_CACHE_SECONDS * 1000, value };
   cache.set(key, entry);
   value.catch(() => cache.get(key) === entry && cache.delete(key));

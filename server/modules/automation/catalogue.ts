@@ -27,7 +27,12 @@ export const TRIGGERS: readonly Trigger[] = [
     event: "lead.captured",
     label: "New Lead",
     description: "A viewer left their email in a video's lead capture form.",
-    sample: { video_code: VIDEO_CODE, identity: { email: "jane@example.com", first_name: "Jane" }, url: "https://example.com/webinar", captured_at: "2026-01-15T10:30:00.000Z" },
+    sample: {
+      video_code: VIDEO_CODE,
+      identity: { email: "jane@example.com", first_name: "Jane" },
+      url: "https://example.com/webinar",
+      captured_at: "2026-01-15T10:30:00.000Z",
+    },
   },
   {
     key: "new_conversion",

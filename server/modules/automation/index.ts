@@ -37,7 +37,7 @@ function platformRoutes(deps: Deps, platform: Platform) {
     .get(`${base}/triggers/:key/sample`, ({ auth, params }) => automation.sample(deps, auth.workspaceId, params.key), {
       scope: "webhooks:write",
       params: t.Object({ key: t.String() }),
-      detail: { ...tag, summary: `${PLATFORMS[platform]}: one sample delivery`, description: "An unknown key answers 404 `{error: \"unknown_trigger\"}`." },
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: one sample delivery`, description: 'An unknown key answers 404 `{error: "unknown_trigger"}`.' },
       response: { 200: t.Array(EnvelopeSchema), 404: UnknownTrigger },
     })
     .post(
@@ -55,17 +55,27 @@ function platformRoutes(deps: Deps, platform: Platform) {
           summary: `${PLATFORMS[platform]}: subscribe a REST hook`,
           description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 422 \`{error: "unknown_trigger"}\`.`,
         },
-        response: { 201: t.Object({ id: t.Integer(), event: t.String() }), 422: t.Union([UnknownTrigger, t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) })]) },
+        response: {
+          201: t.Object({ id: t.Integer(), event: t.String() }),
+          422: t.Union([UnknownTrigger, t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) })]),
+        },
       },
     )
     .delete(
       `${base}/subscribe/:id`,
       ({ auth, params, request, set }) =>
-        idempotent(deps, { auth, request, set }, null, async () => ({ status: 200, body: await automation.unsubscribe(deps, auth.workspaceId, parseId(params.id)) })),
+        idempotent(deps, { auth, request, set }, null, async () => ({
+          status: 200,
+          body: await automation.unsubscribe(deps, auth.workspaceId, parseId(params.id)),
+        })),
       {
         scope: "webhooks:write",
         params: t.Object({ id: t.String() }),
-        detail: { ...tag, summary: `${PLATFORMS[platform]}: unsubscribe`, description: "200 `{deleted: true}` even for an unknown or another workspace's id (which is left untouched). Honours Idempotency-Key." },
+        detail: {
+          ...tag,
+          summary: `${PLATFORMS[platform]}: unsubscribe`,
+          description: "200 `{deleted: true}` even for an unknown or another workspace's id (which is left untouched). Honours Idempotency-Key.",
+        },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
     );

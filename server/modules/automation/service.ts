@@ -26,7 +26,15 @@ export function triggers() {
 export function sample(deps: Deps, workspaceId: number, key: string): Envelope[] {
   const trigger = findTrigger(key);
   if (!trigger) throw unknownTrigger(404);
-  return [{ id: crypto.randomUUID(), event: trigger.event, workspace_id: workspaceId, created_at: new Date(deps.clock.now()).toISOString(), data: structuredClone(trigger.sample) }];
+  return [
+    {
+      id: crypto.randomUUID(),
+      event: trigger.event,
+      workspace_id: workspaceId,
+      created_at: new Date(deps.clock.now()).toISOString(),
+      data: structuredClone(trigger.sample),
+    },
+  ];
 }
 
 /** Subscribe by trigger key only: a normal subscription named `<Platform>: <label>` with its own unreadable secret. */

@@ -90,7 +90,10 @@ export function cdnModule(deps: Deps) {
     if (object.lastModified) headers["Last-Modified"] = object.lastModified.toUTCString();
     if (useGzip && !head && !matches(request.headers.get("if-none-match"), etag)) {
       const body = await gzipOf(key, object);
-      return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) } });
+      return new Response(body as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) },
+      });
     }
     if (head || matches(request.headers.get("if-none-match"), etag)) {
       await object.body.cancel();
@@ -103,7 +106,11 @@ export function cdnModule(deps: Deps) {
   return new Elysia({ name: "frameline.cdn" })
     .get("/cdn/*", ({ params, request }) => serve(params["*"], request, false), { detail: { hide: true } })
     .head("/cdn/*", ({ params, request }) => serve(params["*"], request, true), { detail: { hide: true } })
-    .options("/cdn/*", () => new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" } }), {
-      detail: { hide: true },
-    });
+    .options(
+      "/cdn/*",
+      () => new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" } }),
+      {
+        detail: { hide: true },
+      },
+    );
 }

@@ -23,7 +23,11 @@ export function conversionsModule(deps: Deps) {
         } catch (error) {
           if (error instanceof ApiError) throw error;
           deps.log.error("conversion write failed", { error: error instanceof Error ? error.message : String(error) });
-          throw new ApiError(503, { error: { code: "WRITE_FAILED", message: "The conversion could not be written. Retry with the same Idempotency-Key." } }, { "Retry-After": "5" });
+          throw new ApiError(
+            503,
+            { error: { code: "WRITE_FAILED", message: "The conversion could not be written. Retry with the same Idempotency-Key." } },
+            { "Retry-After": "5" },
+          );
         }
       }),
     {
@@ -54,12 +58,15 @@ export function browserConversionModule(deps: Deps) {
       outcome = await recordBrowser(deps, body);
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (error instanceof UnavailableError) throw eventsError(503, "UNAVAILABLE", "The integration lookup is unavailable. Retry shortly.", {}, { "Retry-After": "5" });
+      if (error instanceof UnavailableError)
+        throw eventsError(503, "UNAVAILABLE", "The integration lookup is unavailable. Retry shortly.", {}, { "Retry-After": "5" });
       deps.log.error("browser conversion write failed", { error: error instanceof Error ? error.message : String(error) });
       throw eventsError(500, "WRITE_FAILED", "The conversion could not be written. Retry with the same order_id.");
     }
-    if (outcome === "integration_not_found") throw eventsError(404, "INTEGRATION_NOT_FOUND", `No integration "${body.integration}" is configured for this workspace.`);
-    if (outcome === "fallback_disabled") throw eventsError(403, "FALLBACK_DISABLED", `The browser fallback is turned off for "${body.integration}" in this workspace.`);
+    if (outcome === "integration_not_found")
+      throw eventsError(404, "INTEGRATION_NOT_FOUND", `No integration "${body.integration}" is configured for this workspace.`);
+    if (outcome === "fallback_disabled")
+      throw eventsError(403, "FALLBACK_DISABLED", `The browser fallback is turned off for "${body.integration}" in this workspace.`);
     return { ok: true, id: outcome.id, conversion_source: "browser" as const, verified: false as const, attributed: outcome.attributed };
   };
 

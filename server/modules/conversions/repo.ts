@@ -80,7 +80,8 @@ const columns = (workspaceId: number, c: LedgerInput, verified: boolean, source:
   occurred_at: c.occurredAt,
 });
 
-const RETURNING = "id, dedup_key, conversion_id, conversion_type, verified, conversion_source, integration, video_id, video_code, session_code, device_id, viewer_id, value, currency, product_code, is_test, split_test_id, split_test_variation_id, occurred_at, event_written_at";
+const RETURNING =
+  "id, dedup_key, conversion_id, conversion_type, verified, conversion_source, integration, video_id, video_code, session_code, device_id, viewer_id, value, currency, product_code, is_test, split_test_id, split_test_variation_id, occurred_at, event_written_at";
 
 /** Browser fallback: inserts an unverified row unless the key exists (a retry, or a verified row that wins). */
 export async function insertBrowserRow(sql: Sql, workspaceId: number, c: LedgerInput): Promise<void> {

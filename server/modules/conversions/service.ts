@@ -31,7 +31,8 @@ export function dedupKey(integration: string | null, orderId: string): string {
 function integrationOf(data: Record<string, unknown> | undefined): string | null {
   const value = data?.integration;
   if (value === undefined || value === null) return null;
-  if (typeof value !== "string" || value.length < 1 || value.length > 60) throw validation({ "conversion_data.integration": ["The integration must be a string of 1 to 60 characters."] });
+  if (typeof value !== "string" || value.length < 1 || value.length > 60)
+    throw validation({ "conversion_data.integration": ["The integration must be a string of 1 to 60 characters."] });
   return value;
 }
 
@@ -54,7 +55,10 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   const integration = integrationOf(body.conversion_data);
   const video = await viewers.videoByCode(deps, workspaceId, body.video_code);
   if (!video) {
-    throw new ApiError(404, { error: { code: "VIDEO_NOT_FOUND", message: "Video not found in this workspace.", video_code: body.video_code }, video_code: body.video_code });
+    throw new ApiError(404, {
+      error: { code: "VIDEO_NOT_FOUND", message: "Video not found in this workspace.", video_code: body.video_code },
+      video_code: body.video_code,
+    });
   }
   const session = body.session_code ? await viewers.findSession(deps, workspaceId, body.session_code) : undefined;
   const conversionId = body.conversion_id ?? crypto.randomUUID();
@@ -162,7 +166,10 @@ export class UnavailableError extends Error {}
  * excluded from revenue, fanning out nothing; a retry or a row already verified
  * leaves the ledger as it is.
  */
-export async function recordBrowser(deps: Deps, body: BrowserConversionBody): Promise<{ id: string; attributed: boolean } | "integration_not_found" | "fallback_disabled"> {
+export async function recordBrowser(
+  deps: Deps,
+  body: BrowserConversionBody,
+): Promise<{ id: string; attributed: boolean } | "integration_not_found" | "fallback_disabled"> {
   let workspaceId: number | undefined;
   let integration: repo.IntegrationRow | undefined;
   try {

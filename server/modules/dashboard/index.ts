@@ -36,7 +36,9 @@ async function build(): Promise<Bundle> {
     metafile: false,
   });
   const files = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>();
-  let js = "", css = "", preview = "";
+  let js = "",
+    css = "",
+    preview = "";
   for (const f of result.outputFiles) {
     const name = f.path.split("/").pop()!;
     const ext = name.split(".").pop()!;
@@ -138,7 +140,9 @@ ${app.css ? `<link rel="stylesheet" href="/dashboard/assets/${app.css}">` : ""}
         const file = (await built()).files.get(params.file);
         if (!file) return new Response("Not found", { status: 404 });
         // Names carry a content hash, so they never change under a client.
-        return new Response(file.body, { headers: { "Content-Type": file.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" } });
+        return new Response(file.body, {
+          headers: { "Content-Type": file.type, "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" },
+        });
       },
       hide,
     )

@@ -77,7 +77,18 @@ export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progr
       return;
     }
     const k = r.videoKbps;
-    args.push(`-c:v:${i}`, "libx264", `-profile:v:${i}`, "high", `-b:v:${i}`, `${k}k`, `-maxrate:v:${i}`, `${Math.round(k * 1.07)}k`, `-bufsize:v:${i}`, `${Math.round(k * 1.5)}k`);
+    args.push(
+      `-c:v:${i}`,
+      "libx264",
+      `-profile:v:${i}`,
+      "high",
+      `-b:v:${i}`,
+      `${k}k`,
+      `-maxrate:v:${i}`,
+      `${Math.round(k * 1.07)}k`,
+      `-bufsize:v:${i}`,
+      `${Math.round(k * 1.5)}k`,
+    );
     args.push(`-force_key_frames:v:${i}`, `expr:gte(t,n_forced*${SEGMENT_SECONDS})`);
   });
   if (encoded.length > 0) args.push("-preset", "veryfast", "-sc_threshold", "0");
@@ -89,13 +100,19 @@ export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progr
   }
   const streamMap = plan.rungs.map((r, i) => `v:${i}${plan.audio ? `,a:${i}` : ""}${opts.legacy ? "" : `,name:${r.name}`}`).join(" ");
   args.push(
-    "-f", "hls",
-    "-hls_time", String(SEGMENT_SECONDS),
-    "-hls_playlist_type", "vod",
-    "-hls_flags", "independent_segments",
-    "-hls_segment_filename", `${outDir}/%v/seg_%03d.ts`,
+    "-f",
+    "hls",
+    "-hls_time",
+    String(SEGMENT_SECONDS),
+    "-hls_playlist_type",
+    "vod",
+    "-hls_flags",
+    "independent_segments",
+    "-hls_segment_filename",
+    `${outDir}/%v/seg_%03d.ts`,
     ...(opts.legacy ? [] : ["-master_pl_name", "master.m3u8"]),
-    "-var_stream_map", streamMap,
+    "-var_stream_map",
+    streamMap,
     `${outDir}/%v/index.m3u8`,
   );
   return args;
@@ -104,7 +121,24 @@ export function hlsArgs(input: string, outDir: string, plan: Plan, opts: { progr
 /** ffmpeg arguments for the poster: one frame at `atS`, at most 720 on the short side. */
 export function posterArgs(input: string, out: string, plan: Plan, atS: number): string[] {
   const rung = [...plan.rungs].reverse().find((r) => Math.min(r.width, r.height) <= 720) ?? plan.rungs[0]!;
-  return ["-hide_banner", "-y", "-v", "error", "-nostdin", "-ss", atS.toFixed(3), "-i", input, "-frames:v", "1", "-vf", `scale=${rung.width}:${rung.height}`, "-q:v", "3", out];
+  return [
+    "-hide_banner",
+    "-y",
+    "-v",
+    "error",
+    "-nostdin",
+    "-ss",
+    atS.toFixed(3),
+    "-i",
+    input,
+    "-frames:v",
+    "1",
+    "-vf",
+    `scale=${rung.width}:${rung.height}`,
+    "-q:v",
+    "3",
+    out,
+  ];
 }
 
 /** `16:9` from 1920x1080; the padding-top percentage that keeps that box shape. */

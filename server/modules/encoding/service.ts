@@ -39,7 +39,16 @@ export interface HandOff {
  */
 export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | undefined> {
   const job = await repo.insertJob(tx, { workspace_id: h.workspaceId, video_id: h.videoId, orientation: h.orientation, source_key: h.sourceKey, size: h.size });
-  const media = { status: "processing", progress: 0, error: null, job_id: job.id, upload_id: h.uploadId, filename: h.filename, size: h.size, source_key: h.sourceKey };
+  const media = {
+    status: "processing",
+    progress: 0,
+    error: null,
+    job_id: job.id,
+    upload_id: h.uploadId,
+    filename: h.filename,
+    size: h.size,
+    source_key: h.sourceKey,
+  };
   const col = repo.mediaColumn(h.orientation);
   const other = repo.mediaColumn(h.orientation === "landscape" ? "portrait" : "landscape");
   const [row]: [VideoRow?] = await tx`
@@ -74,12 +83,15 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     await repo.finishJob(sql, job.id, ctx.workerId, "failed", "video deleted");
     return "superseded";
   }
-  const heartbeat = setInterval(() => {
-    repo.renewLease(sql, job.id, ctx.workerId, ctx.leaseSeconds).then(
-      (ours) => ours || ctx.onLost(),
-      (error) => log.warn("lease renewal failed", { job: job.id, error: String(error) }),
-    );
-  }, (ctx.leaseSeconds * 1000) / 3);
+  const heartbeat = setInterval(
+    () => {
+      repo.renewLease(sql, job.id, ctx.workerId, ctx.leaseSeconds).then(
+        (ours) => ours || ctx.onLost(),
+        (error) => log.warn("lease renewal failed", { job: job.id, error: String(error) }),
+      );
+    },
+    (ctx.leaseSeconds * 1000) / 3,
+  );
   const work = await mkdtemp(join(tmpdir(), `frameline-encode-${job.id}-`));
   try {
     const input = join(work, "source");
@@ -105,7 +117,10 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
         const next = step(percent);
         if (next <= shown) return;
         shown = next;
-        repo.patchMedia(sql, job.video_id, job.orientation, job.id, { progress: next }).then(() => videoChanged(deps, job.video_id), () => {});
+        repo.patchMedia(sql, job.video_id, job.orientation, job.id, { progress: next }).then(
+          () => videoChanged(deps, job.video_id),
+          () => {},
+        );
       },
     });
     if (legacy) await finishLegacyLayout(out, plan);

@@ -59,7 +59,8 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
     // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
     await deps.sql.begin(async (tx) => {
       const sql = tx as unknown as Sql;
-      if (webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id))) await enqueueEvent(sql, workspaceId, "video.viewed", base);
+      if (webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
+        await enqueueEvent(sql, workspaceId, "video.viewed", base);
       for (const e of webhooks) {
         if (e.type === "milestone" && e.percent !== undefined && !(await viewers.markMilestone(sql, workspaceId, body.session_id, e.percent))) continue;
         const extra: Record<string, unknown> = { video_time: e.video_time ?? null };
@@ -72,7 +73,15 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
       if (e.type !== "lead_form_submitted" || !e.email || normaliseEmail(e.email) === "") continue;
       const email = normaliseEmail(e.email);
       const sha = hex("sha256", email);
-      await repo.upsertLead(deps.sql, workspaceId, { email, emailSha256: sha, video, viewerId, source: "lead_form", firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name), url: e.properties?.url === undefined ? undefined : String(e.properties.url) });
+      await repo.upsertLead(deps.sql, workspaceId, {
+        email,
+        emailSha256: sha,
+        video,
+        viewerId,
+        source: "lead_form",
+        firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name),
+        url: e.properties?.url === undefined ? undefined : String(e.properties.url),
+      });
       await viewers.linkKeys(deps, workspaceId, viewerId, [
         { kind: viewers.KeyKinds.emailSha256, key: sha },
         { kind: viewers.KeyKinds.emailMd5, key: hex("md5", email) },
@@ -117,10 +126,23 @@ function toRows(workspaceId: number, video: { id: number; code: string }, viewer
     created_at: chTime(at),
     viewer_id: viewerId,
   };
-  const ranges = e.type === "watched" ? (e.from_s !== undefined && e.to_s !== undefined ? [{ from_s: e.from_s, to_s: e.to_s }] : []) : e.type === "heartbeat" ? (e.ranges ?? []) : undefined;
+  const ranges =
+    e.type === "watched"
+      ? e.from_s !== undefined && e.to_s !== undefined
+        ? [{ from_s: e.from_s, to_s: e.to_s }]
+        : []
+      : e.type === "heartbeat"
+        ? (e.ranges ?? [])
+        : undefined;
   if (!ranges) return [base];
   // One `watched` row per range: video_time = from_s, watch_seconds = to_s - from_s, so retention counts coverage, not wall time.
   return ranges
     .filter((r) => r.to_s > r.from_s)
-    .map((r) => ({ ...base, event_type: "watched", video_time: r.from_s, watch_seconds: r.to_s - r.from_s, properties: { ...properties, from_s: String(r.from_s), to_s: String(r.to_s) } }));
+    .map((r) => ({
+      ...base,
+      event_type: "watched",
+      video_time: r.from_s,
+      watch_seconds: r.to_s - r.from_s,
+      properties: { ...properties, from_s: String(r.from_s), to_s: String(r.to_s) },
+    }));
 }

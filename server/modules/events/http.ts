@@ -57,7 +57,9 @@ export async function authorizeEvents(deps: Deps, request: Request, credential: 
   try {
     // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
     const cached = credential ? deps.tokens.cached(credential, "events") : undefined;
-    auth = cached ?? (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
+    auth =
+      cached ??
+      (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
   } catch (error) {
     throw toEventsShape(error);
   }

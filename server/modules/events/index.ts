@@ -11,7 +11,18 @@ import { documented } from "../../http/openapi-docs.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
-import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
+import {
+  authorizeEvents,
+  browserRoute,
+  clientIp,
+  CORS_HEADERS,
+  eventsError,
+  limit,
+  perMinute,
+  parseTextJson,
+  rejectUnknownFields,
+  type SocketInfo,
+} from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 

@@ -123,7 +123,14 @@ export async function claimEventIds(sql: Sql, items: ClaimItem[]): Promise<({ cl
       SELECT d.workspace_id, d.event_id, d.event, d.attributed, d.matched_by, d.created_at, d.written FROM event_dedup d
       JOIN unnest(${sql.array(lost.map((i) => String(i.workspaceId)))}::bigint[], ${sql.array(lost.map((i) => i.eventId))}::text[]) AS u(w, e)
         ON d.workspace_id = u.w AND d.event_id = u.e`;
-    for (const r of rows) priors.set(`${r.workspace_id}:${r.event_id}`, { event: r.event, attributed: r.attributed, matched_by: r.matched_by || null, created_at: r.created_at, written: r.written });
+    for (const r of rows)
+      priors.set(`${r.workspace_id}:${r.event_id}`, {
+        event: r.event,
+        attributed: r.attributed,
+        matched_by: r.matched_by || null,
+        created_at: r.created_at,
+        written: r.written,
+      });
   }
   return items.map((i) => {
     const key = `${i.workspaceId}:${i.eventId}`;

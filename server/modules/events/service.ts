@@ -45,9 +45,11 @@ const nameFlights = new SingleFlight<void>();
 export async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
   if (namesCache.get(deps)?.get(workspaceId)?.has(name)) return;
   // One registration per workspace at a time in this process; a burst of a new name is one transaction.
-  return nameFlights.run(`${workspaceId}`, () => registerName(deps, workspaceId, name)).then(() => {
-    if (!namesCache.get(deps)?.get(workspaceId)?.has(name)) return ensureEventName(deps, workspaceId, name);
-  });
+  return nameFlights
+    .run(`${workspaceId}`, () => registerName(deps, workspaceId, name))
+    .then(() => {
+      if (!namesCache.get(deps)?.get(workspaceId)?.has(name)) return ensureEventName(deps, workspaceId, name);
+    });
 }
 
 async function registerName(deps: Deps, workspaceId: number, name: string): Promise<void> {

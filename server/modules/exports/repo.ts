@@ -33,7 +33,9 @@ const COLUMNS = (sql: Db) => sql`id, public_id, workspace_id, type, format, vide
 
 export async function insertExport(
   sql: Db,
-  row: Pick<ExportRow, "public_id" | "workspace_id" | "type" | "format" | "video_ids" | "video_codes" | "date_from" | "date_to" | "expires_at"> & { created_at: Date },
+  row: Pick<ExportRow, "public_id" | "workspace_id" | "type" | "format" | "video_ids" | "video_codes" | "date_from" | "date_to" | "expires_at"> & {
+    created_at: Date;
+  },
 ): Promise<ExportRow> {
   const [created]: [ExportRow?] = await sql`
     INSERT INTO exports (public_id, workspace_id, type, format, video_ids, video_codes, date_from, date_to, created_at, updated_at, expires_at)
@@ -49,7 +51,11 @@ export async function findExport(sql: Db, workspaceId: number, publicId: string)
 }
 
 export async function videosOf(sql: Db, workspaceId: number, ids: number[]): Promise<{ id: number; code: string }[]> {
-  return [...(await sql<{ id: number; code: string }[]>`SELECT id, code::text AS code FROM videos WHERE workspace_id = ${workspaceId} AND id = ANY(${sql.array(ids)}::bigint[])`)];
+  return [
+    ...(await sql<
+      { id: number; code: string }[]
+    >`SELECT id, code::text AS code FROM videos WHERE workspace_id = ${workspaceId} AND id = ANY(${sql.array(ids)}::bigint[])`),
+  ];
 }
 
 /**
@@ -75,7 +81,12 @@ export async function extendLease(sql: Sql, id: number, attempts: number, leaseU
 }
 
 /** Only the worker holding the current attempt may finish it (a stale one after a lease loss may not). */
-export async function markReady(sql: Sql, id: number, attempts: number, done: { blobKey: string; rowCount: number; byteSize: number; at: Date }): Promise<boolean> {
+export async function markReady(
+  sql: Sql,
+  id: number,
+  attempts: number,
+  done: { blobKey: string; rowCount: number; byteSize: number; at: Date },
+): Promise<boolean> {
   const rows = await sql`
     UPDATE exports SET status = 'ready', blob_key = ${done.blobKey}, row_count = ${done.rowCount}, byte_size = ${done.byteSize},
       locked_until = NULL, error = NULL, finished_at = ${done.at}, updated_at = ${done.at}
@@ -93,7 +104,9 @@ export async function markAttemptFailed(sql: Sql, id: number, attempts: number, 
 }
 
 export async function listExpired(sql: Sql, now: Date, limit = 500): Promise<{ id: number; blob_key: string | null }[]> {
-  return [...(await sql<{ id: number; blob_key: string | null }[]>`SELECT id, blob_key FROM exports WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}`)];
+  return [
+    ...(await sql<{ id: number; blob_key: string | null }[]>`SELECT id, blob_key FROM exports WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}`),
+  ];
 }
 
 export async function deleteExports(sql: Sql, ids: number[]): Promise<number> {

@@ -111,7 +111,8 @@ async function* rowsOf(deps: Deps, row: ExportRow, sliceRows: number): AsyncGene
       return;
     }
     case "conversions":
-      for await (const r of q.streamRows<q.ConversionRow>(deps.ch, q.conversionsSql(scope))) yield { video_id: Number(r.video_id), ...dates, ...q.conversionFromRow(r) };
+      for await (const r of q.streamRows<q.ConversionRow>(deps.ch, q.conversionsSql(scope)))
+        yield { video_id: Number(r.video_id), ...dates, ...q.conversionFromRow(r) };
       return;
   }
 }
@@ -234,5 +235,8 @@ export async function sweepExpiredExports(deps: Deps): Promise<number> {
   const expired = await repo.listExpired(deps.sql, new Date(deps.clock.now()));
   if (!expired.length) return 0;
   for (const e of expired) if (e.blob_key) await deps.blobs.media.delete(e.blob_key);
-  return repo.deleteExports(deps.sql, expired.map((e) => e.id));
+  return repo.deleteExports(
+    deps.sql,
+    expired.map((e) => e.id),
+  );
 }

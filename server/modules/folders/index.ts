@@ -75,13 +75,23 @@ export function foldersModule(deps: Deps) {
       {
         scope: "videos:write",
         body: CreateFolderBody,
-        detail: { tags: ["Folders"], summary: "Create a folder", description: "`parent_id` nests it; a parent outside this workspace gives 422 FOLDER_NOT_FOUND." },
+        detail: {
+          tags: ["Folders"],
+          summary: "Create a folder",
+          description: "`parent_id` nests it; a parent outside this workspace gives 422 FOLDER_NOT_FOUND.",
+        },
         response: { 201: t.Object({ folder: Folder }) },
       },
     )
-    .get("/folders", async ({ auth }) => ({ folders: (await listFolders(deps.sql, auth.workspaceId)).map((row) => ({ ...toFolder(row), videos_count: row.videos_count ?? 0 })) }), {
-      scope: "videos:read",
-      detail: { tags: ["Folders"], summary: "List folders", description: "Every folder of the workspace with its `videos_count`." },
-      response: { 200: t.Object({ folders: t.Array(t.Composite([Folder, t.Object({ videos_count: t.Integer() })])) }) },
-    });
+    .get(
+      "/folders",
+      async ({ auth }) => ({
+        folders: (await listFolders(deps.sql, auth.workspaceId)).map((row) => ({ ...toFolder(row), videos_count: row.videos_count ?? 0 })),
+      }),
+      {
+        scope: "videos:read",
+        detail: { tags: ["Folders"], summary: "List folders", description: "Every folder of the workspace with its `videos_count`." },
+        response: { 200: t.Object({ folders: t.Array(t.Composite([Folder, t.Object({ videos_count: t.Integer() })])) }) },
+      },
+    );
 }

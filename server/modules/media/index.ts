@@ -88,7 +88,12 @@ export function mediaModule(deps: Deps) {
       () =>
         new Response(null, {
           status: 204,
-          headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Allow-Headers": "Range, If-None-Match", "Access-Control-Max-Age": "86400" },
+          headers: {
+            ...CORS,
+            "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+            "Access-Control-Allow-Headers": "Range, If-None-Match",
+            "Access-Control-Max-Age": "86400",
+          },
         }),
       { detail: { hide: true } },
     );

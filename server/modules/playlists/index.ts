@@ -36,19 +36,28 @@ export function playlistsModule(deps: Deps) {
       detail: { summary: "List enabled playlists" },
       response: { 200: t.Object({ current_page: t.Integer(), data: t.Array(Playlist), per_page: t.Integer(), total: t.Integer() }) },
     })
-    .get("/playlists/:playlist", async ({ auth, params }) => ({ playlist: playlists.toPlaylist(await playlists.getPlaylist(deps, auth.workspaceId, playlistId(params.playlist))) }), {
-      scope: "videos:read",
-      params: PlaylistParams,
-      detail: { summary: "Read a playlist" },
-      response: { 200: t.Object({ playlist: Playlist }) },
-    })
+    .get(
+      "/playlists/:playlist",
+      async ({ auth, params }) => ({ playlist: playlists.toPlaylist(await playlists.getPlaylist(deps, auth.workspaceId, playlistId(params.playlist))) }),
+      {
+        scope: "videos:read",
+        params: PlaylistParams,
+        detail: { summary: "Read a playlist" },
+        response: { 200: t.Object({ playlist: Playlist }) },
+      },
+    )
     .get(
       "/playlists/:playlist/videos",
       async ({ auth, params }) => {
         const items = await playlists.listItems(deps, auth.workspaceId, playlistId(params.playlist));
         return { items, total: items.length };
       },
-      { scope: "videos:read", params: PlaylistParams, detail: { summary: "List a playlist's items" }, response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) } },
+      {
+        scope: "videos:read",
+        params: PlaylistParams,
+        detail: { summary: "List a playlist's items" },
+        response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) },
+      },
     )
     .post(
       "/playlists",
@@ -62,15 +71,24 @@ export function playlistsModule(deps: Deps) {
         body: CreatePlaylistBody,
         detail: {
           summary: "Create or re-enable a playlist",
-          description: "Stored on the container video. On a video that already has one, re-enables it and applies only the fields sent. `auto_advance_delay_ms` and `lesson_navigation` are set by PATCH only.",
+          description:
+            "Stored on the container video. On a video that already has one, re-enables it and applies only the fields sent. `auto_advance_delay_ms` and `lesson_navigation` are set by PATCH only.",
         },
         response: { 201: t.Object({ playlist: Playlist }) },
       },
     )
     .patch(
       "/playlists/:playlist",
-      async ({ auth, params, body }) => ({ playlist: playlists.toPlaylist(await playlists.updatePlaylist(deps, auth.workspaceId, playlistId(params.playlist), body)) }),
-      { scope: "videos:write", params: PlaylistParams, body: UpdatePlaylistBody, detail: { summary: "Update a playlist", description: "Items are changed through the item routes." }, response: { 200: t.Object({ playlist: Playlist }) } },
+      async ({ auth, params, body }) => ({
+        playlist: playlists.toPlaylist(await playlists.updatePlaylist(deps, auth.workspaceId, playlistId(params.playlist), body)),
+      }),
+      {
+        scope: "videos:write",
+        params: PlaylistParams,
+        body: UpdatePlaylistBody,
+        detail: { summary: "Update a playlist", description: "Items are changed through the item routes." },
+        response: { 200: t.Object({ playlist: Playlist }) },
+      },
     )
     .delete(
       "/playlists/:playlist",
@@ -79,7 +97,12 @@ export function playlistsModule(deps: Deps) {
           await playlists.disablePlaylist(deps, auth.workspaceId, playlistId(params.playlist));
           return { status: 200, body: { deleted: true } };
         }),
-      { scope: "videos:write", params: PlaylistParams, detail: { summary: "Disable a playlist", description: "Soft: items are kept; POST /playlists re-enables it." }, response: { 200: t.Object({ deleted: t.Boolean() }) } },
+      {
+        scope: "videos:write",
+        params: PlaylistParams,
+        detail: { summary: "Disable a playlist", description: "Soft: items are kept; POST /playlists re-enables it." },
+        response: { 200: t.Object({ deleted: t.Boolean() }) },
+      },
     )
     .post(
       "/playlists/:playlist/videos",
@@ -88,7 +111,13 @@ export function playlistsModule(deps: Deps) {
         set.status = 201;
         return { items };
       },
-      { scope: "videos:write", params: PlaylistParams, body: AddItemBody, detail: { summary: "Add an item", description: "An existing video_code is appended again." }, response: { 201: t.Object({ items: t.Array(PlaylistItem) }) } },
+      {
+        scope: "videos:write",
+        params: PlaylistParams,
+        body: AddItemBody,
+        detail: { summary: "Add an item", description: "An existing video_code is appended again." },
+        response: { 201: t.Object({ items: t.Array(PlaylistItem) }) },
+      },
     )
     .patch(
       "/playlists/:playlist/videos/:video",
@@ -97,11 +126,22 @@ export function playlistsModule(deps: Deps) {
           const items = await playlists.updateItem(deps, auth.workspaceId, playlistId(params.playlist), itemCode(params.video), body);
           return { status: 200, body: { items, total: items.length } };
         }),
-      { scope: "videos:write", params: ItemParams, body: UpdateItemBody, detail: { summary: "Update an item" }, response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) } },
+      {
+        scope: "videos:write",
+        params: ItemParams,
+        body: UpdateItemBody,
+        detail: { summary: "Update an item" },
+        response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) },
+      },
     )
     .delete(
       "/playlists/:playlist/videos/:video",
       async ({ auth, params }) => ({ items: await playlists.removeItem(deps, auth.workspaceId, playlistId(params.playlist), itemCode(params.video)) }),
-      { scope: "videos:write", params: ItemParams, detail: { summary: "Remove an item", description: "An unknown code leaves the list unchanged." }, response: { 200: t.Object({ items: t.Array(PlaylistItem) }) } },
+      {
+        scope: "videos:write",
+        params: ItemParams,
+        detail: { summary: "Remove an item", description: "An unknown code leaves the list unchanged." },
+        response: { 200: t.Object({ items: t.Array(PlaylistItem) }) },
+      },
     );
 }

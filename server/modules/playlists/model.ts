@@ -18,7 +18,12 @@ export const CreatePlaylistBody = t.Object({
   video_id: t.Integer({ minimum: 1, error: "The video_id must be an integer id of a video." }),
   playback_mode: t.Optional(PlaybackMode),
   playlist_code: t.Optional(PlaylistCode),
-  items: t.Optional(t.Array(t.Object({ video_code: VideoCode, title: t.Optional(t.Nullable(Title)) }), { maxItems: 1000, error: "The items must be a list of {video_code, title}." })),
+  items: t.Optional(
+    t.Array(t.Object({ video_code: VideoCode, title: t.Optional(t.Nullable(Title)) }), {
+      maxItems: 1000,
+      error: "The items must be a list of {video_code, title}.",
+    }),
+  ),
   auto_advance: t.Optional(flag("auto_advance")),
   loop: t.Optional(flag("loop")),
   playlist_chrome: t.Optional(Chrome),

@@ -25,15 +25,28 @@ export const CSS_COLOR_FORMAT = "frameline-css-color";
 const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 const bool = () => opt(Type.Boolean({ error: "must be true or false" }));
 const int = (minimum = 0, maximum?: number) =>
-  opt(Type.Integer({ minimum, ...(maximum === undefined ? {} : { maximum }), error: `must be an integer${maximum === undefined ? ` of at least ${minimum}` : ` from ${minimum} to ${maximum}`}` }));
+  opt(
+    Type.Integer({
+      minimum,
+      ...(maximum === undefined ? {} : { maximum }),
+      error: `must be an integer${maximum === undefined ? ` of at least ${minimum}` : ` from ${minimum} to ${maximum}`}`,
+    }),
+  );
 const num = (minimum = 0) => opt(Type.Number({ minimum, error: `must be a number of at least ${minimum}` }));
-const text = (maxLength = 1000) => opt(Type.Union([Type.String({ maxLength }), Type.Null()], { error: `must be a string of at most ${maxLength} characters, or null` }));
+const text = (maxLength = 1000) =>
+  opt(Type.Union([Type.String({ maxLength }), Type.Null()], { error: `must be a string of at most ${maxLength} characters, or null` }));
 const url = () => text(2048);
 const color = () => Type.String({ format: CSS_COLOR_FORMAT, error: "must be a valid CSS colour" });
 /** A colour the merged settings must always hold (SPEC.md: hard-required). */
 const requiredColor = () => color();
 const optColor = () => opt(Type.Union([color(), Type.Null()], { error: "must be a valid CSS colour or null" }));
-const oneOf = (values: readonly string[]) => opt(Type.Union(values.map((v) => Type.Literal(v)), { error: `must be one of ${values.join(", ")}` }));
+const oneOf = (values: readonly string[]) =>
+  opt(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      { error: `must be one of ${values.join(", ")}` },
+    ),
+  );
 const list = (item: TSchema, maxItems = 500) => opt(Type.Array(item, { maxItems, error: `must be a list of at most ${maxItems} entries` }));
 const obj = (props: TProperties) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
 
@@ -57,12 +70,7 @@ export const PlaylistItem = obj({
 });
 const TimedEvent = obj({ time_s: num(), name: text(64) });
 
-const group = (
-  name: string,
-  defaults: Record<string, unknown>,
-  props: TProperties,
-  flags: { copied?: boolean; apiWritable?: boolean } = {},
-): OptionGroup => ({
+const group = (name: string, defaults: Record<string, unknown>, props: TProperties, flags: { copied?: boolean; apiWritable?: boolean } = {}): OptionGroup => ({
   name,
   copied: flags.copied ?? false,
   apiWritable: flags.apiWritable ?? true,
@@ -79,7 +87,14 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   group(
     "style_options",
     { main_color: "#2563eb", background_color: "#000000", text_color: "#ffffff", font_family: "system-ui", border_radius: 8, logo_url: null },
-    { main_color: requiredColor(), background_color: requiredColor(), text_color: optColor(), font_family: text(255), border_radius: int(0, 64), logo_url: url() },
+    {
+      main_color: requiredColor(),
+      background_color: requiredColor(),
+      text_color: optColor(),
+      font_family: text(255),
+      border_radius: int(0, 64),
+      logo_url: url(),
+    },
     { copied: true },
   ),
   group(
@@ -128,7 +143,17 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   group("chapters_options", { enabled: false, chapters: [] }, { enabled: bool(), chapters: list(Chapter) }, { copied: true }),
   group(
     "playlist_options",
-    { enabled: false, playback_mode: "linear", playlist_code: null, items: [], auto_advance: true, auto_advance_delay_ms: 3000, loop: false, lesson_navigation: "sidebar", playlist_chrome: "rail" },
+    {
+      enabled: false,
+      playback_mode: "linear",
+      playlist_code: null,
+      items: [],
+      auto_advance: true,
+      auto_advance_delay_ms: 3000,
+      loop: false,
+      lesson_navigation: "sidebar",
+      playlist_chrome: "rail",
+    },
     {
       enabled: bool(),
       playback_mode: oneOf(PLAYLIST_MODES),
@@ -169,7 +194,11 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     { play: true, progress: true, time: true, volume: true, fullscreen: true, settings: true, pip: false },
     { play: bool(), progress: bool(), time: bool(), volume: bool(), fullscreen: bool(), settings: bool(), pip: bool() },
   ),
-  group("thumbnail_options", { mode: "poster", custom_url: null, show_play_overlay: true }, { mode: oneOf(["poster", "custom", "none"]), custom_url: url(), show_play_overlay: bool() }),
+  group(
+    "thumbnail_options",
+    { mode: "poster", custom_url: null, show_play_overlay: true },
+    { mode: oneOf(["poster", "custom", "none"]), custom_url: url(), show_play_overlay: bool() },
+  ),
   group(
     "end_screen_options",
     { mode: "last_frame", text: null, button_text: null, button_url: null },
@@ -178,14 +207,29 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   group(
     "speed_options",
     { speeds: [0.5, 1, 1.25, 1.5, 2], default_speed: 1 },
-    { speeds: list(Type.Number({ exclusiveMinimum: 0, maximum: 16 }), 16), default_speed: opt(Type.Number({ exclusiveMinimum: 0, maximum: 16, error: "must be a number above 0 and at most 16" })) },
+    {
+      speeds: list(Type.Number({ exclusiveMinimum: 0, maximum: 16 }), 16),
+      default_speed: opt(Type.Number({ exclusiveMinimum: 0, maximum: 16, error: "must be a number above 0 and at most 16" })),
+    },
   ),
-  group("sticky_options", { enabled: false, position: "bottom-right" }, { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]) }),
+  group(
+    "sticky_options",
+    { enabled: false, position: "bottom-right" },
+    { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]) },
+  ),
   group("exit_intent_options", { enabled: false, message: null }, { enabled: bool(), message: text(500) }),
   group("countdown_options", { enabled: false, ends_at: null, text: null }, { enabled: bool(), ends_at: text(64), text: text(255) }),
   group("split_test_options", { enabled: false, split_test_id: null, variations: [] }, { enabled: bool(), variations: list(obj({}), 20) }),
-  group("seo_options", { title: null, description: null, transcript_enabled: false }, { title: text(255), description: text(2000), transcript_enabled: bool() }),
-  group("branding_options", { show_logo: false, logo_url: null, logo_link: null, watermark: false }, { show_logo: bool(), logo_url: url(), logo_link: url(), watermark: bool() }),
+  group(
+    "seo_options",
+    { title: null, description: null, transcript_enabled: false },
+    { title: text(255), description: text(2000), transcript_enabled: bool() },
+  ),
+  group(
+    "branding_options",
+    { show_logo: false, logo_url: null, logo_link: null, watermark: false },
+    { show_logo: bool(), logo_url: url(), logo_link: url(), watermark: bool() },
+  ),
   group("analytics_options", { enabled: true, track_ip: false }, { enabled: bool(), track_ip: bool() }),
   group("transcript_options", { enabled: false, language: null }, { enabled: bool(), language: text(16) }),
 ];

@@ -11,16 +11,22 @@ import * as settings from "./service.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
 const VersionParams = t.Object({ video: t.String({ description: "Numeric video id" }), version: t.String({ description: "Numeric deploy version id" }) });
-const SettingsPayload = t.Object({}, {
-  additionalProperties: true,
-  description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
-  error: "The body must be a JSON object of option groups.",
-});
-const DeployPayload = t.Object({}, {
-  additionalProperties: true,
-  description: "Any subset of option groups, plus an optional `_version_label` string.",
-  error: "The body must be a JSON object of option groups.",
-});
+const SettingsPayload = t.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
+    error: "The body must be a JSON object of option groups.",
+  },
+);
+const DeployPayload = t.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "Any subset of option groups, plus an optional `_version_label` string.",
+    error: "The body must be a JSON object of option groups.",
+  },
+);
 
 const DeployVersion = t.Object({
   id: t.Integer(),
@@ -57,7 +63,10 @@ export function settingsModule(deps: Deps) {
         scope: "videos:write",
         params: VideoParams,
         body: SettingsPayload,
-        detail: { summary: "Save a settings draft", description: "Merged over the live settings and validated; stored only: no compile, no webhook, the live embed is unchanged." },
+        detail: {
+          summary: "Save a settings draft",
+          description: "Merged over the live settings and validated; stored only: no compile, no webhook, the live embed is unchanged.",
+        },
         response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
       },
     )
@@ -111,7 +120,10 @@ export function settingsModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VersionParams,
-        detail: { summary: "Restore a deploy version", description: "Writes the snapshot back wholesale, recompiles, and records a new version labelled `Restored from version <id>`. No webhook." },
+        detail: {
+          summary: "Restore a deploy version",
+          description: "Writes the snapshot back wholesale, recompiles, and records a new version labelled `Restored from version <id>`. No webhook.",
+        },
         response: { 200: t.Object({ video: FullVideo, restored_version_id: t.Integer() }) },
       },
     );

@@ -7,8 +7,7 @@
  */
 import { API_WRITABLE_GROUPS, withDefaults, type Settings } from "./groups.ts";
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `patch` over `base`, returning a new value; neither input is changed. */
 export function mergeDeep(base: unknown, patch: unknown): unknown {

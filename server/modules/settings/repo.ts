@@ -67,7 +67,13 @@ export async function findVersion(sql: Db, workspaceId: number, videoId: number,
   return row;
 }
 
-export async function listVersions(sql: Db, workspaceId: number, videoId: number, limit: number, offset: number): Promise<{ rows: DeployVersionRow[]; total: number }> {
+export async function listVersions(
+  sql: Db,
+  workspaceId: number,
+  videoId: number,
+  limit: number,
+  offset: number,
+): Promise<{ rows: DeployVersionRow[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     sql<DeployVersionRow[]>`
       SELECT * FROM deploy_versions WHERE workspace_id = ${workspaceId} AND workspace_video_id = ${videoId}

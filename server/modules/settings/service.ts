@@ -23,7 +23,10 @@ export const DEPLOYS_PER_PAGE = 20;
 /** Rule 8: 500, nothing changed. */
 const deployFailed = () =>
   new ApiError(500, {
-    error: { code: "DEPLOY_FAILED", message: "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry." },
+    error: {
+      code: "DEPLOY_FAILED",
+      message: "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry.",
+    },
   });
 
 /**
@@ -65,7 +68,14 @@ async function publish(deps: Deps, tx: TxSql, track: Track, row: VideoRow, setti
  * Makes `settings` live: compile + push to both targets first, and only after
  * they succeed the row and a live version (rule 7).
  */
-async function goLive(deps: Deps, tx: TxSql, track: Track, row: VideoRow, settings: Settings, label: string | null): Promise<{ video: VideoRow; version: DeployVersionRow }> {
+async function goLive(
+  deps: Deps,
+  tx: TxSql,
+  track: Track,
+  row: VideoRow,
+  settings: Settings,
+  label: string | null,
+): Promise<{ video: VideoRow; version: DeployVersionRow }> {
   const publication = await publish(deps, tx, track, row, settings);
   const video = await repo.writeLiveSettings(tx, row.workspace_id, row.id, settings);
   const version = await repo.insertLiveVersion(tx, {

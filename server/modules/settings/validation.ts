@@ -45,14 +45,15 @@ export function isCssColor(value: string): boolean {
 
 FormatRegistry.Set(CSS_COLOR_FORMAT, isCssColor);
 
-const SettingsSchema = Type.Object(
-  Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, g.schema])),
-  { additionalProperties: true },
-);
+const SettingsSchema = Type.Object(Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, g.schema])), { additionalProperties: true });
 const check = TypeCompiler.Compile(SettingsSchema);
 
 function fieldOf(path: string): string {
-  return path.replace(/^\//, "").split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
+  return path
+    .replace(/^\//, "")
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
 }
 
 interface ErrorLike {

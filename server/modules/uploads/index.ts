@@ -53,7 +53,10 @@ export function uploadsModule(deps: Deps) {
         scope: "videos:write",
         params: VideoParams,
         body: InitUploadBody,
-        detail: { summary: "Start a resumable upload", description: "Chunks of `chunk_size` (8388608) bytes go to `upload_url` with PATCH. The session expires 24 hours after init." },
+        detail: {
+          summary: "Start a resumable upload",
+          description: "Chunks of `chunk_size` (8388608) bytes go to `upload_url` with PATCH. The session expires 24 hours after init.",
+        },
         response: { 201: UploadSession },
       },
     )
@@ -98,7 +101,10 @@ export function uploadsModule(deps: Deps) {
       {
         scope: "videos:write",
         params: UploadParams,
-        detail: { summary: "Finish a resumable upload", description: "Checks every byte arrived and that the bytes are a video, hands the file to the encoder and fires `video.uploaded`." },
+        detail: {
+          summary: "Finish a resumable upload",
+          description: "Checks every byte arrived and that the bytes are a video, hands the file to the encoder and fires `video.uploaded`.",
+        },
         response: { 202: t.Object({ video: StatusObject }) },
       },
     )

@@ -3,7 +3,16 @@ import { t } from "elysia";
 import { oneOf } from "../../http/schemas.ts";
 
 /** SPEC.md "Uploads": accepted declared types (declared only: the bytes decide). */
-export const MIME_TYPES = ["video/mp4", "video/quicktime", "video/x-m4v", "video/x-msvideo", "video/webm", "video/ogg", "video/3gpp", "video/x-matroska"] as const;
+export const MIME_TYPES = [
+  "video/mp4",
+  "video/quicktime",
+  "video/x-m4v",
+  "video/x-msvideo",
+  "video/webm",
+  "video/ogg",
+  "video/3gpp",
+  "video/x-matroska",
+] as const;
 export const ORIENTATIONS = ["landscape", "portrait"] as const;
 export type OrientationName = (typeof ORIENTATIONS)[number];
 

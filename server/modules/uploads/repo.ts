@@ -27,7 +27,10 @@ export interface UploadSessionRow {
 
 export async function insertSession(
   sql: Db,
-  s: Pick<UploadSessionRow, "id" | "workspace_id" | "video_id" | "orientation" | "filename" | "mime_type" | "size" | "chunk_size" | "blob_key" | "blob_handle" | "expires_at">,
+  s: Pick<
+    UploadSessionRow,
+    "id" | "workspace_id" | "video_id" | "orientation" | "filename" | "mime_type" | "size" | "chunk_size" | "blob_key" | "blob_handle" | "expires_at"
+  >,
 ): Promise<UploadSessionRow> {
   const [row]: [UploadSessionRow?] = await sql`
     INSERT INTO upload_sessions (id, workspace_id, video_id, orientation, filename, mime_type, size, chunk_size, blob_key, blob_handle, expires_at)

@@ -20,7 +20,8 @@ import { CHUNK_SIZE, ORIENTATIONS, SESSION_LIFETIME_MS, type InitUploadBody, typ
 import * as repo from "./repo.ts";
 import type { UploadSessionRow } from "./repo.ts";
 
-const api = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => new ApiError(status, { error: { code, message, ...extra } });
+const api = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) =>
+  new ApiError(status, { error: { code, message, ...extra } });
 
 /** SPEC.md "Errors", upload rows. */
 export const UploadErrors = {
@@ -30,9 +31,11 @@ export const UploadErrors = {
   sizeExceeded: (offset: number, size: number) => api(400, "SIZE_EXCEEDED", `The chunk goes past the declared size of ${size} bytes.`, { offset, size }),
   offsetMismatch: (offset: number, message?: string) =>
     api(409, "OFFSET_MISMATCH", message ?? `Upload-Offset is ahead of the server: continue from offset ${offset}.`, { offset }),
-  incomplete: (offset: number, size: number) => api(409, "INCOMPLETE", `Only ${offset} of ${size} bytes have arrived: send the rest from offset ${offset}.`, { offset, size }),
+  incomplete: (offset: number, size: number) =>
+    api(409, "INCOMPLETE", `Only ${offset} of ${size} bytes have arrived: send the rest from offset ${offset}.`, { offset, size }),
   unsupportedMedia: () => api(422, "UNSUPPORTED_MEDIA_TYPE", "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv)."),
-  insufficientStorage: () => api(507, "INSUFFICIENT_STORAGE", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
+  insufficientStorage: () =>
+    api(507, "INSUFFICIENT_STORAGE", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
   tooLarge: (max: number) => api(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.floor(max / (1024 * 1024))} MB: use a resumable upload.`),
   badChunkLength: (chunk: number) =>
     api(400, "INVALID_PAYLOAD", `A chunk must be ${chunk} bytes (or a multiple of it); only the last chunk carries whatever remains.`),
@@ -119,7 +122,8 @@ async function withLease<T>(deps: Deps, workspaceId: number, id: string, run: (r
   let row = await repo.leaseSession(deps.sql, workspaceId, id, lease.token, LEASE_SECONDS);
   while (!row) {
     const current = await liveSession(deps, workspaceId, id);
-    if (Date.now() >= deadline) throw UploadErrors.offsetMismatch(current.offset, `Another request is writing to this upload; retry from offset ${current.offset}.`);
+    if (Date.now() >= deadline)
+      throw UploadErrors.offsetMismatch(current.offset, `Another request is writing to this upload; retry from offset ${current.offset}.`);
     await Bun.sleep(25);
     row = await repo.leaseSession(deps.sql, workspaceId, id, lease.token, LEASE_SECONDS);
   }
@@ -299,7 +303,15 @@ export async function completeUpload(deps: Deps, workspaceId: number, id: string
       throw UploadErrors.unsupportedMedia();
     }
     return deps.sql.begin(async (tx) => {
-      const updated = await accept(tx, { workspaceId, videoId: row.video_id, orientation: row.orientation, sourceKey: row.blob_key, size: row.size, filename: row.filename, uploadId: row.id });
+      const updated = await accept(tx, {
+        workspaceId,
+        videoId: row.video_id,
+        orientation: row.orientation,
+        sourceKey: row.blob_key,
+        size: row.size,
+        filename: row.filename,
+        uploadId: row.id,
+      });
       await repo.setState(tx, row.id, "completed");
       return updated;
     });
@@ -323,7 +335,12 @@ interface Accepted {
 async function accept(tx: TxSql, a: Accepted): Promise<VideoRow> {
   const video = await handToEncoder(tx, a);
   if (!video) throw Errors.videoNotFound();
-  await enqueueEvent(tx, a.workspaceId, LifecycleEvents.videoUploaded, { video_id: video.id, video_code: video.code, orientation: a.orientation, size: a.size });
+  await enqueueEvent(tx, a.workspaceId, LifecycleEvents.videoUploaded, {
+    video_id: video.id,
+    video_code: video.code,
+    orientation: a.orientation,
+    size: a.size,
+  });
   return video;
 }
 
@@ -343,7 +360,9 @@ export async function sweepExpiredUploads(deps: Deps): Promise<number> {
   for (let round = 0; round < 20; round++) {
     const rows = await repo.expiredOpen(deps.sql, now, 100);
     for (const row of rows) {
-      await deps.blobs.media.abortChunked(row.blob_key, row.blob_handle).catch((error) => deps.log.warn("abort of expired upload failed", { upload: row.id, error: String(error) }));
+      await deps.blobs.media
+        .abortChunked(row.blob_key, row.blob_handle)
+        .catch((error) => deps.log.warn("abort of expired upload failed", { upload: row.id, error: String(error) }));
       await repo.setState(deps.sql, row.id, "expired");
       swept++;
     }
@@ -368,7 +387,8 @@ export async function singleShotUpload(deps: Deps, workspaceId: number, videoId:
   if (input.contentLength !== undefined && input.contentLength > max) throw UploadErrors.tooLarge(max);
   await findVideoOr404(deps, workspaceId, videoId);
   if (input.contentLength !== undefined) await assertRoom(deps, input.contentLength);
-  if (!input.body || !/^multipart\/form-data/i.test(input.contentType ?? "")) throw validation({ file: ["The file field is required (send multipart/form-data)."] });
+  if (!input.body || !/^multipart\/form-data/i.test(input.contentType ?? ""))
+    throw validation({ file: ["The file field is required (send multipart/form-data)."] });
 
   const uploadId = newUploadId();
   const key = sourceKey(uploadId);
@@ -380,7 +400,15 @@ export async function singleShotUpload(deps: Deps, workspaceId: number, videoId:
     if (!sniffContainer(parsed.file.head)) throw UploadErrors.unsupportedMedia();
     const file = parsed.file;
     const video = await deps.sql.begin((tx) =>
-      accept(tx, { workspaceId, videoId: videoId!, orientation: orientation as OrientationName, sourceKey: key, size: file.size, filename: file.filename, uploadId }),
+      accept(tx, {
+        workspaceId,
+        videoId: videoId!,
+        orientation: orientation as OrientationName,
+        sourceKey: key,
+        size: file.size,
+        filename: file.filename,
+        uploadId,
+      }),
     );
     videoChanged(deps, video.id);
     wakeEncoder();

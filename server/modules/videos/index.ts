@@ -45,22 +45,30 @@ export function videosModule(deps: Deps) {
         response: { 200: t.Object({ data: t.Array(SlimVideo) }, { additionalProperties: true }) },
       },
     )
-    .get("/videos/:video", async ({ auth, params, set }) => {
-      set.headers["content-type"] = "application/json;charset=utf-8";
-      // A cached row answers without awaiting; cached rows are shared objects, so
-      // their serialised body is computed once per row version.
-      const id = parseId(params.video);
-      const cached = id === undefined ? undefined : videos.peekVideo(deps, auth.workspaceId, id);
-      return fullBody(cached ?? (await findForRead(auth.workspaceId, params.video)));
-    }, {
-      scope: "videos:read",
-      // Documented, not validated at run time: this is the hottest read.
-      detail: { summary: "Read a video", responses: { ...documented(200, t.Object({ video: FullVideo })), ...errorResponses([404]) } },
-    })
+    .get(
+      "/videos/:video",
+      async ({ auth, params, set }) => {
+        set.headers["content-type"] = "application/json;charset=utf-8";
+        // A cached row answers without awaiting; cached rows are shared objects, so
+        // their serialised body is computed once per row version.
+        const id = parseId(params.video);
+        const cached = id === undefined ? undefined : videos.peekVideo(deps, auth.workspaceId, id);
+        return fullBody(cached ?? (await findForRead(auth.workspaceId, params.video)));
+      },
+      {
+        scope: "videos:read",
+        // Documented, not validated at run time: this is the hottest read.
+        detail: { summary: "Read a video", responses: { ...documented(200, t.Object({ video: FullVideo })), ...errorResponses([404]) } },
+      },
+    )
     .get("/videos/:video/settings", async ({ auth, params }) => ({ settings: videos.settingsOf(await findForRead(auth.workspaceId, params.video)) }), {
       scope: "videos:read",
       params: VideoParams,
-      detail: { summary: "Read a video's live settings", description: "Every option group, in the shape draft and deploy accept.", responses: errorResponses([404]) },
+      detail: {
+        summary: "Read a video's live settings",
+        description: "Every option group, in the shape draft and deploy accept.",
+        responses: errorResponses([404]),
+      },
     })
     .get(
       "/videos/:video/status",
@@ -70,7 +78,12 @@ export function videosModule(deps: Deps) {
         if (!row) throw Errors.videoNotFound();
         return videos.toStatusRead(config, row);
       },
-      { scope: "videos:read", params: VideoParams, detail: { summary: "Processing status", responses: errorResponses([404]) }, response: { 200: StatusObject } },
+      {
+        scope: "videos:read",
+        params: VideoParams,
+        detail: { summary: "Processing status", responses: errorResponses([404]) },
+        response: { 200: StatusObject },
+      },
     )
     .post(
       "/videos",
@@ -82,7 +95,11 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         body: CreateVideoBody,
-        detail: { summary: "Create a video", description: "Creates an empty shell waiting for upload. Fires `video.created`.", responses: errorResponses([409, 422]) },
+        detail: {
+          summary: "Create a video",
+          description: "Creates an empty shell waiting for upload. Fires `video.created`.",
+          responses: errorResponses([409, 422]),
+        },
         response: { 201: t.Object({ video: FullVideo, status: StatusObject }) },
       },
     )
@@ -99,7 +116,11 @@ export function videosModule(deps: Deps) {
         scope: "videos:write",
         params: VideoParams,
         body: UpdateVideoBody,
-        detail: { summary: "Update title, folder or tags", description: "Touches nothing else; fires nothing.", responses: errorResponses([404, 409, 422], { 404: "ModelNotFound" }) },
+        detail: {
+          summary: "Update title, folder or tags",
+          description: "Touches nothing else; fires nothing.",
+          responses: errorResponses([404, 409, 422], { 404: "ModelNotFound" }),
+        },
         response: { 200: t.Object({ video: FullVideo }) },
       },
     )
@@ -115,7 +136,11 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VideoParams,
-        detail: { summary: "Duplicate a video", description: "Same settings and player version, title `<title> (copy)`, no media.", responses: errorResponses([404, 409], { 404: "ModelNotFound" }) },
+        detail: {
+          summary: "Duplicate a video",
+          description: "Same settings and player version, title `<title> (copy)`, no media.",
+          responses: errorResponses([404, 409], { 404: "ModelNotFound" }),
+        },
         response: { 201: t.Object({ video: FullVideo }) },
       },
     )
@@ -131,7 +156,11 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VideoParams,
-        detail: { summary: "Delete a video", description: "Also deletes its pending draft. Fires `video.deleted`.", responses: errorResponses([404, 409], { 404: "ModelNotFound" }) },
+        detail: {
+          summary: "Delete a video",
+          description: "Also deletes its pending draft. Fires `video.deleted`.",
+          responses: errorResponses([404, 409], { 404: "ModelNotFound" }),
+        },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
     )

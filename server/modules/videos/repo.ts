@@ -48,7 +48,8 @@ export async function findVideoById(sql: Db, id: number): Promise<VideoRow | und
 
 export async function insertVideo(
   sql: Db,
-  video: Pick<VideoRow, "workspace_id" | "title" | "folder_id" | "tags" | "player_version" | "plain_mode" | "settings"> & Partial<Pick<VideoRow, "default_orientation">>,
+  video: Pick<VideoRow, "workspace_id" | "title" | "folder_id" | "tags" | "player_version" | "plain_mode" | "settings"> &
+    Partial<Pick<VideoRow, "default_orientation">>,
 ): Promise<VideoRow> {
   const [row]: [VideoRow?] = await sql`
     INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings)

@@ -149,15 +149,17 @@ export async function createVideo(deps: Deps, workspaceId: number, input: Create
 }
 
 export async function updateVideo(deps: Deps, workspaceId: number, id: number, input: UpdateVideoBody): Promise<VideoRow> {
-  return deps.sql.begin(async (tx) => {
-    if (input.folder_id != null && !(await repo.folderBelongsTo(tx, workspaceId, input.folder_id))) {
-      if (!(await repo.findVideo(tx, workspaceId, id))) throw Errors.modelNotFound(VIDEO_MODEL, id);
-      throw Errors.folderNotFound();
-    }
-    const row = await repo.updateVideo(tx, workspaceId, id, input);
-    if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
-    return row;
-  }).finally(() => videoChanged(deps, id));
+  return deps.sql
+    .begin(async (tx) => {
+      if (input.folder_id != null && !(await repo.folderBelongsTo(tx, workspaceId, input.folder_id))) {
+        if (!(await repo.findVideo(tx, workspaceId, id))) throw Errors.modelNotFound(VIDEO_MODEL, id);
+        throw Errors.folderNotFound();
+      }
+      const row = await repo.updateVideo(tx, workspaceId, id, input);
+      if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
+      return row;
+    })
+    .finally(() => videoChanged(deps, id));
 }
 
 /** Rule 4: same settings and player version, "<title> (copy)", never the media. */

@@ -121,7 +121,11 @@ export async function touchSession(
     viewerId = (await writes.run(`s:${cacheKey}:${s.video.id}`, () =>
       repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code }),
     )) as number;
-    c.sessions.set(cacheKey, { viewer_id: viewerId, device_id: known?.device_id ?? s.deviceId ?? null, video_id: s.video.id, video_code: s.video.code }, HIT_TTL);
+    c.sessions.set(
+      cacheKey,
+      { viewer_id: viewerId, device_id: known?.device_id ?? s.deviceId ?? null, video_id: s.video.id, video_code: s.video.code },
+      HIT_TTL,
+    );
   }
   const keys: ViewerKey[] = [];
   if (s.deviceId) keys.push({ kind: KeyKinds.device, key: s.deviceId });
@@ -135,7 +139,9 @@ export async function linkKeys(deps: Deps, workspaceId: number, viewerId: number
   const c = caches(deps).keys;
   const fresh = keys.filter((k) => c.get(`${workspaceId}:${k.kind}:${k.key}`) === undefined || c.get(`${workspaceId}:${k.kind}:${k.key}`) === MISS);
   if (fresh.length === 0) return;
-  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () => repo.linkKeys(deps.sql, workspaceId, viewerId, fresh));
+  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () =>
+    repo.linkKeys(deps.sql, workspaceId, viewerId, fresh),
+  );
   // Re-read so the cache holds the viewer that actually owns each key.
   for (const k of fresh) {
     c.delete(`${workspaceId}:${k.kind}:${k.key}`);

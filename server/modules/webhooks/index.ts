@@ -20,7 +20,10 @@ export function webhooksModule(deps: Deps) {
       }),
       {
         scope: "webhooks:write",
-        detail: { summary: "List webhook subscriptions", description: "Every subscription of the workspace (never its secret) and the events one can subscribe to." },
+        detail: {
+          summary: "List webhook subscriptions",
+          description: "Every subscription of the workspace (never its secret) and the events one can subscribe to.",
+        },
         response: { 200: t.Object({ webhooks: t.Array(Subscription), supported_events: t.Array(t.String()) }) },
       },
     )
@@ -50,7 +53,8 @@ export function webhooksModule(deps: Deps) {
       "/webhooks/:webhook",
       async ({ auth, params }) => {
         const id = parseId(params.webhook);
-        if (id === undefined || !(await webhooks.deleteSubscription(deps, auth.workspaceId, id))) throw Errors.modelNotFound(webhooks.WEBHOOK_MODEL, params.webhook);
+        if (id === undefined || !(await webhooks.deleteSubscription(deps, auth.workspaceId, id)))
+          throw Errors.modelNotFound(webhooks.WEBHOOK_MODEL, params.webhook);
         return { deleted: true };
       },
       {

@@ -90,13 +90,7 @@ export interface BlobStore {
    * rejects with `ShortBody`/`LongBody` and leaves the earlier parts intact, so
    * the same part can be sent again.
    */
-  writeChunk(
-    key: string,
-    handle: string,
-    partNumber: number,
-    body: ReadableStream<Uint8Array> | Uint8Array,
-    size: number,
-  ): Promise<ChunkPart>;
+  writeChunk(key: string, handle: string, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart>;
   /** `parts` must be 1..N in order, as returned by `writeChunk`. */
   completeChunked(key: string, handle: string, parts: ChunkPart[]): Promise<BlobInfo>;
   /** Idempotent: aborting an unknown or finished upload is not an error. */

@@ -14,16 +14,7 @@ import {
   joinPublicUrl,
   resolveRange,
 } from "./blob-store.ts";
-import type {
-  BlobBody,
-  BlobInfo,
-  BlobObject,
-  BlobStore,
-  ByteRange,
-  ChunkPart,
-  ChunkedOptions,
-  PutOptions,
-} from "./blob-store.ts";
+import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkPart, ChunkedOptions, PutOptions } from "./blob-store.ts";
 
 /**
  * Filesystem blob store. Layout under `rootDir`, for a key `a/b.mp4`:
@@ -139,8 +130,7 @@ function toInfo(key: string, path: string, st: Stats, meta: BlobMeta | undefined
  * From the inode, size and mtime, like nginx's, so reads never hash content. Every
  * put and complete renames a new file in, so the inode changes even within one ms.
  */
-const statEtag = (st: Stats): string =>
-  `"${st.ino.toString(16)}-${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+const statEtag = (st: Stats): string => `"${st.ino.toString(16)}-${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
 
 /** Like S3, deleting what is not a blob (nothing, or a "directory") is a no-op. */
 async function removeFile(path: string): Promise<void> {
@@ -203,12 +193,7 @@ async function writeBody(path: string, body: BlobBody): Promise<number> {
  * Writes the stream at `offset`, awaiting each write so a slow disk slows the
  * reader. Stops and reports `written > limit` as soon as the limit is crossed.
  */
-async function writeStreamAt(
-  fh: FileHandle,
-  stream: ReadableStream<Uint8Array>,
-  offset: number,
-  limit: number,
-): Promise<{ written: number }> {
+async function writeStreamAt(fh: FileHandle, stream: ReadableStream<Uint8Array>, offset: number, limit: number): Promise<{ written: number }> {
   const reader = stream.getReader();
   let written = 0;
   // Up to WRITES_IN_FLIGHT positioned writes run while the next pieces are read:
@@ -421,21 +406,12 @@ async function loadUpload(path: string, handle: string): Promise<UploadState> {
   return state;
 }
 
-async function writePart(
-  path: string,
-  handle: string,
-  partNumber: number,
-  body: ReadableStream<Uint8Array> | Uint8Array,
-  size: number,
-): Promise<ChunkPart> {
+async function writePart(path: string, handle: string, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart> {
   const state = await loadUpload(path, handle);
   const written = state.parts.length;
   // Appending the next part, or rewriting the last one (its answer may have been lost).
   if (partNumber !== written + 1 && partNumber !== written) {
-    throw new BlobError(
-      BlobErrorCode.BadPartNumber,
-      `part ${partNumber} cannot be written after ${written} part(s): expected ${written + 1}`,
-    );
+    throw new BlobError(BlobErrorCode.BadPartNumber, `part ${partNumber} cannot be written after ${written} part(s): expected ${written + 1}`);
   }
   const kept = state.parts.slice(0, partNumber - 1);
   if (kept.length !== written) await writeJsonAtomic(uploadStatePath(path), { ...state, parts: kept });
@@ -449,13 +425,7 @@ async function writePart(
  * The state file, not the file length, says which parts are complete: bytes past
  * `offset` are leftovers of a failed write and are cut before writing.
  */
-async function appendPart(
-  file: string,
-  offset: number,
-  partNumber: number,
-  body: ReadableStream<Uint8Array> | Uint8Array,
-  size: number,
-): Promise<ChunkPart> {
+async function appendPart(file: string, offset: number, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart> {
   const fh = await open(file, "r+");
   try {
     await fh.truncate(offset);
@@ -479,12 +449,7 @@ async function appendPart(
   }
 }
 
-async function writePartBody(
-  fh: FileHandle,
-  body: ReadableStream<Uint8Array> | Uint8Array,
-  offset: number,
-  size: number,
-): Promise<number> {
+async function writePartBody(fh: FileHandle, body: ReadableStream<Uint8Array> | Uint8Array, offset: number, size: number): Promise<number> {
   if (!(body instanceof Uint8Array)) return (await writeStreamAt(fh, body, offset, size)).written;
   if (body.byteLength !== size) return body.byteLength;
   await writeAll(fh, body, offset);
@@ -501,7 +466,10 @@ async function completeUpload(path: string, key: string, handle: string, parts: 
       return p.partNumber === q.partNumber && p.size === q.size && p.etag === q.etag;
     });
   if (!matches) throw new BlobError(BlobErrorCode.BadParts, "parts do not match the parts written");
-  await truncate(partialPath(path), parts.reduce((n, p) => n + p.size, 0));
+  await truncate(
+    partialPath(path),
+    parts.reduce((n, p) => n + p.size, 0),
+  );
   // rename(2) replaces an existing blob atomically: readers see old or new, never neither.
   await rename(partialPath(path), path);
   await writeSidecar(path, state);

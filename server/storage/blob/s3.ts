@@ -239,9 +239,7 @@ async function putUnknownLength(
     );
     return { size: done.reduce((n, p) => n + p.size, 0), etag: out.ETag };
   } catch (err) {
-    await s3.client
-      .send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: full, UploadId: uploadId }))
-      .catch(() => undefined);
+    await s3.client.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: full, UploadId: uploadId })).catch(() => undefined);
     throw err;
   }
 }
@@ -332,13 +330,9 @@ async function* listPages(s3: S3, prefix: string): AsyncGenerator<{ full: string
   assertBlobPrefix(prefix);
   let token: string | undefined;
   do {
-    const out = await s3.client.send(
-      new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: s3.root + prefix, ContinuationToken: token }),
-    );
+    const out = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: s3.root + prefix, ContinuationToken: token }));
     yield (out.Contents ?? []).flatMap((o) =>
-      o.Key === undefined
-        ? []
-        : [{ full: o.Key, info: { key: o.Key.slice(s3.root.length), size: o.Size ?? 0, etag: o.ETag, lastModified: o.LastModified } }],
+      o.Key === undefined ? [] : [{ full: o.Key, info: { key: o.Key.slice(s3.root.length), size: o.Size ?? 0, etag: o.ETag, lastModified: o.LastModified } }],
     );
     token = out.IsTruncated ? out.NextContinuationToken : undefined;
   } while (token);
@@ -384,9 +378,7 @@ async function uploadPart(
     if (body.byteLength !== size) throw lengthError(size, body.byteLength);
     sent = s3.client.send(new UploadPartCommand({ ...input, Body: body }));
   } else {
-    sent = sendCounted(body, size, (Body, abortSignal) =>
-      s3.client.send(new UploadPartCommand({ ...input, Body }), { abortSignal }),
-    );
+    sent = sendCounted(body, size, (Body, abortSignal) => s3.client.send(new UploadPartCommand({ ...input, Body }), { abortSignal }));
   }
   const out = await asUploadError(sent);
   if (!out.ETag) throw new Error("UploadPart returned no ETag");
@@ -404,11 +396,7 @@ function lengthError(expected: number, got: number): BlobError {
  * checked as bytes pass, and on a mismatch or a body error the request is aborted
  * and that error is the one reported. (The SDK never retries stream bodies.)
  */
-async function sendCounted<T>(
-  stream: ReadableStream<Uint8Array>,
-  size: number,
-  send: (body: Readable, abortSignal: AbortSignal) => Promise<T>,
-): Promise<T> {
+async function sendCounted<T>(stream: ReadableStream<Uint8Array>, size: number, send: (body: Readable, abortSignal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();
   let bodyError: unknown;
   let seen = 0;
