@@ -6,7 +6,7 @@
 import type { Settings } from "../server/modules/settings/groups.ts";
 import type { VideoRow } from "../server/modules/videos/repo.ts";
 import type { FeatureFlags } from "./build.ts";
-import type { PlayerConfig, PlaylistConfig, PlaylistItem, Rendition } from "../player/types.ts";
+import type { PlayerConfig, PlaylistConfig, Rendition } from "../player/types.ts";
 
 // The contract with player/ is declared once, on the player's side (DESIGN.md: player/ never imports server code).
 export type { PlayerConfig } from "../player/types.ts";

@@ -14,5 +14,3 @@ declare global {
   const __FL_PLAYLIST__: boolean;
   const __FL_AUTOPLAY__: boolean;
 }
-
-export {};

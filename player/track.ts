@@ -35,7 +35,7 @@ export async function trackBody(workspaceCode: string, identity: Identity, name:
   for (const k in properties) {
     const v = properties[k];
     if (k === "value") {
-      if (typeof v === "number" && isFinite(v)) body.value = v;
+      if (typeof v === "number" && Number.isFinite(v)) body.value = v;
     } else if (k === "email") {
       if (typeof v === "string" && v.trim()) body.email_sha256 = await sha256(v.trim().toLowerCase());
     } else if (k === "phone") {
@@ -46,7 +46,7 @@ export async function trackBody(workspaceCode: string, identity: Identity, name:
       if (v != null && v !== "") body.external_id = String(v).slice(0, 255);
     } else if (!IDENTITY_KEYS.includes(k) && k.length <= 40 && Object.keys(props).length < MAX_PROPS) {
       if (typeof v === "string") props[k] = v.slice(0, 100);
-      else if ((typeof v === "number" && isFinite(v)) || typeof v === "boolean") props[k] = v;
+      else if ((typeof v === "number" && Number.isFinite(v)) || typeof v === "boolean") props[k] = v;
     }
   }
   return body;

@@ -7,7 +7,7 @@
 export function post(url: string, body: unknown, final = false): void {
   const data = JSON.stringify(body);
   try {
-    if (final && navigator.sendBeacon && navigator.sendBeacon(url, data)) return;
+    if (final && navigator.sendBeacon?.(url, data)) return;
     fetch(url, { method: "POST", body: data, keepalive: final || data.length < 60000, headers: { "content-type": "text/plain" }, credentials: "omit" }).catch(
       () => {},
     );

@@ -186,5 +186,5 @@ export interface PlayerApi {
 export interface Feature {
   name: string;
   /** Returns its teardown, like a controller's destroy. */
-  setup(player: PlayerApi): (() => void) | void;
+  setup(player: PlayerApi): (() => void) | undefined;
 }

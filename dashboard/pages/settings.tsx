@@ -104,7 +104,7 @@ function Tokens({ ws }: { ws: number }) {
   return (
     <div class="stack">
       {minted && (
-        <div class="card secret" role="region" aria-labelledby="secret-title">
+        <section class="card secret" aria-labelledby="secret-title">
           <h2 id="secret-title">Token "{minted.name}" created</h2>
           <p>Copy it now: this is the only time it is shown. Only its hash is stored.</p>
           <div class="row">
@@ -117,7 +117,7 @@ function Tokens({ ws }: { ws: number }) {
           <button type="button" class="secondary" onClick={() => setMinted(undefined)}>
             I have copied it
           </button>
-        </div>
+        </section>
       )}
 
       <section class="card" aria-labelledby="tokens-title">
@@ -320,7 +320,14 @@ function Integrations({ ws }: { ws: number }) {
               const on = shown[i.name] ?? i.browser_fallback;
               return (
                 <li key={i.name} class="check">
-                  <input type="checkbox" role="switch" id={`int-${i.name}`} checked={on} onChange={(e) => set(i.name, e.currentTarget.checked)} />
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    aria-checked={on}
+                    id={`int-${i.name}`}
+                    checked={on}
+                    onChange={(e) => set(i.name, e.currentTarget.checked)}
+                  />
                   <label for={`int-${i.name}`}>
                     <strong>{i.name}</strong>: browser fallback {on ? "on" : "off"}
                   </label>

@@ -28,7 +28,7 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** SPEC.md: the status read is the status object (some calls wrap it as `{video: …}`). */
-const unwrap = (r: any): Status => (r && r.video && r.video.orientations ? r.video : r);
+const unwrap = (r: any): Status => (r?.video?.orientations ? r.video : r);
 
 export function VideoPage({ id }: { id: number }) {
   const video = useAsync(
@@ -125,7 +125,7 @@ function Uploader({ id, onUploaded }: { id: number; onUploaded: (s: Status) => v
     }
   };
 
-  const pct = state && state.size ? (state.sent / state.size) * 100 : 0;
+  const pct = state?.size ? (state.sent / state.size) * 100 : 0;
   return (
     <form class="card" onSubmit={start} aria-labelledby="upload-title">
       <h2 id="upload-title">Upload a file</h2>

@@ -64,6 +64,7 @@ export function Videos({ query }: { query: URLSearchParams }) {
       <PageTitle>Videos</PageTitle>
       <div class="grid-2">
         <div class="stack">
+          {/* biome-ignore lint/a11y/useSemanticElements: a search form is the ARIA search landmark; <search> is not in Preact's JSX types */}
           <form class="filters card" role="search" onSubmit={(e) => (e.preventDefault(), setQuery({ search: text }))}>
             <Field id="v-search" label="Search titles">
               {(a) => <input {...a} type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />}

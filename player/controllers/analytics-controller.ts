@@ -63,7 +63,7 @@ export class AnalyticsController {
         if (video.seeking) return;
         const now = video.currentTime;
         const d = video.duration;
-        if (d > 0 && isFinite(d) && now > this.last) {
+        if (d > 0 && Number.isFinite(d) && now > this.last) {
           for (const m of MILESTONES) {
             const at = (d * m) / 100;
             if (!this.reached.has(m) && this.last < at && now >= at) {
@@ -91,7 +91,7 @@ export class AnalyticsController {
     const from = this.rangeFrom;
     const video = this.player.video;
     // The duration travels with each range so retention buckets span the whole video.
-    const duration = isFinite(video.duration) && video.duration > 0 ? { duration_s: round(video.duration) } : {};
+    const duration = Number.isFinite(video.duration) && video.duration > 0 ? { duration_s: round(video.duration) } : {};
     if (to - from >= 0.1) this.collector.push("watched", to, { from_s: round(from), to_s: round(to), ...duration });
     this.rangeFrom = reopen && !video.paused && !video.seeking ? to : -1;
   }

@@ -95,9 +95,9 @@ export class ControlsController {
     };
     const progress = () => {
       const d = video.duration;
-      const p = d > 0 && isFinite(d) ? video.currentTime / d : 0;
+      const p = d > 0 && Number.isFinite(d) ? video.currentTime / d : 0;
       if (this.fill) this.fill.style.width = this.scale(p) * 100 + "%";
-      if (this.time) this.time.textContent = clock(video.currentTime) + (d > 0 && isFinite(d) ? " / " + clock(d) : "");
+      if (this.time) this.time.textContent = clock(video.currentTime) + (d > 0 && Number.isFinite(d) ? " / " + clock(d) : "");
     };
     const volume = () => {
       this.muteBtn?.classList.toggle("fl-on", video.muted);

@@ -10,7 +10,7 @@ export const captions: Feature = {
   name: "captions",
   setup(player) {
     const opts = player.settings.captions_options;
-    const tracks = (opts?.tracks || []).filter((t) => t && t.src);
+    const tracks = (opts?.tracks || []).filter((t) => t?.src);
     if (opts?.enabled === false || !tracks.length) return;
     const video = player.video;
     // Caption files usually live on another origin than the page.

@@ -23,7 +23,7 @@ export const chapters: Feature = {
       marks.forEach((m) => m.remove());
       marks.length = 0;
       const d = video.duration;
-      if (!player.track || !own() || !(d > 0) || !isFinite(d)) return;
+      if (!player.track || !own() || !(d > 0) || !Number.isFinite(d)) return;
       for (const c of list) {
         if (c.time_s <= 0 || c.time_s >= d) continue;
         const m = document.createElement("div");

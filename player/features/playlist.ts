@@ -16,7 +16,7 @@ export const playlist: Feature = {
   name: "playlist",
   setup(player) {
     const pl = player.config.playlist;
-    const items = (pl?.items || []).filter((i) => i && i.hls);
+    const items = (pl?.items || []).filter((i) => i?.hls);
     if (!pl || !items.length) return;
     const video = player.video;
     const nav = pl.lesson_navigation || "sidebar";

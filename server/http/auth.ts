@@ -47,7 +47,7 @@ export async function authorize(deps: Deps, request: Request, set: SetHeaders, s
   const auth = (credential && deps.tokens.cached(credential, host)) || (await deps.tokens.verify(credential, host));
   if (auth.legacy) {
     if (host === "events") throw Errors.eventsForbiddenLegacy();
-    set.headers["Deprecation"] = LEGACY_DEPRECATION;
+    set.headers.Deprecation = LEGACY_DEPRECATION;
   } else if (!auth.scopes.includes(scope)) {
     throw Errors.insufficientScope(scope);
   }
@@ -57,7 +57,7 @@ export async function authorize(deps: Deps, request: Request, set: SetHeaders, s
     const { headers } = consumeNow(deps.rateLimits, auth.rateKey, rule, now) ?? (await consume(deps.rateLimits, auth.rateKey, rule, now));
     Object.assign(set.headers, headers);
   } catch (error) {
-    if (auth.legacy) (error as { headers: Record<string, string> }).headers["Deprecation"] = LEGACY_DEPRECATION;
+    if (auth.legacy) (error as { headers: Record<string, string> }).headers.Deprecation = LEGACY_DEPRECATION;
     throw error;
   }
   return auth;

@@ -6,8 +6,8 @@ import postgres from "postgres";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 
-export type Sql = postgres.Sql<{}>;
-export type TxSql = postgres.TransactionSql<{}>;
+export type Sql = postgres.Sql<Record<string, never>>;
+export type TxSql = postgres.TransactionSql<Record<string, never>>;
 
 const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
 /** Advisory lock key shared by every process that migrates this database. */

@@ -274,7 +274,7 @@ describe("POST /v1/conversion (browser fallback)", () => {
 
   test("60 per minute per IP: 429 RATE_LIMITED", async () => {
     const addr = ip();
-    let last;
+    let last: Awaited<ReturnType<typeof browser>> | undefined;
     for (let i = 0; i < 61; i++) last = await browser({ integration: "shopify", order_id: `rl-${i}`, value: 1 }, ws, addr);
     expect(last!.status).toBe(429);
     expect(last!.body.error).toBe("RATE_LIMITED");

@@ -15,8 +15,10 @@
 import type { TrackBody } from "../../server/modules/events/model.ts";
 
 type Props = Record<string, unknown>;
+/** The `fl(...)` command function, with the calls queued by the snippet before this script ran. */
+type Command = ((name: string, ...args: unknown[]) => unknown) & { q?: IArguments[] };
 
-((w: Window & typeof globalThis & { fl?: any; Frameline?: any; flTracker?: boolean }, d: Document) => {
+((w: Window & typeof globalThis & { fl?: Command; flTracker?: boolean }, d: Document) => {
   const script = d.currentScript as HTMLScriptElement | null;
   const workspace = script?.getAttribute("data-workspace");
   // Loaded twice is loaded once. A player on the page may have installed `Frameline` already: same ids, same API.
@@ -58,7 +60,7 @@ type Props = Record<string, unknown>;
   const send = (body: object) => {
     const text = JSON.stringify(body);
     // text/plain keeps the request "simple": no CORS preflight, and sendBeacon survives page unload.
-    if (!(navigator.sendBeacon && navigator.sendBeacon(endpoint, text))) {
+    if (!navigator.sendBeacon?.(endpoint, text)) {
       fetch(endpoint, { method: "POST", body: text, keepalive: true, headers: { "Content-Type": "text/plain" } }).catch(() => {});
     }
   };
@@ -86,17 +88,17 @@ type Props = Record<string, unknown>;
   };
 
   const api = { track, getSessionId: () => sessionId, getDeviceId: () => deviceId };
-  const command = (name: string, ...args: any[]) => {
+  const command = (name: string, ...args: unknown[]) => {
     try {
-      if (name === "event") track(args[0], args[1]);
+      if (name === "event") track(args[0] as string, args[1] as Props);
       else if (name === "session") {
-        if (typeof args[0] === "function") args[0](sessionId);
+        if (typeof args[0] === "function") (args[0] as (id: string) => void)(sessionId);
         return sessionId;
       }
     } catch {}
   };
-  const queued: IArguments[] = (w.fl && w.fl.q) || [];
+  const queued: IArguments[] = w.fl?.q || [];
   w.Frameline ??= api;
   w.fl = command;
-  for (const args of queued) command.apply(null, Array.from(args) as [string, ...any[]]);
-})(window as any, document);
+  for (const args of queued) command.apply(null, Array.from(args) as [string, ...unknown[]]);
+})(window, document);

@@ -61,7 +61,7 @@ export function analyticsModule(deps: Deps) {
       async ({ auth, params, query, request, set }) => {
         const { body, etag } = await analytics.summary(deps, auth.workspaceId, parseId(params.video), query);
         set.headers["Cache-Control"] = `private, max-age=${SUMMARY_CACHE_SECONDS}`;
-        set.headers["ETag"] = etag;
+        set.headers.ETag = etag;
         if (matchesEtag(request.headers.get("if-none-match"), etag)) {
           set.status = 304;
           return "";

@@ -2,7 +2,7 @@
  * `POST /api/v1/conversions` (SPEC.md "Conversions (server to server)") and the
  * public browser fallback `POST /v1/conversion` on the events host.
  */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";

@@ -52,7 +52,7 @@ export function parseTextJson({ request, contentType }: { request: Request; cont
  */
 const verifications = new SingleFlight<Auth>();
 
-export async function authorizeEvents(deps: Deps, request: Request, credential: string | undefined, scope: Scope): Promise<Auth> {
+export async function authorizeEvents(deps: Deps, credential: string | undefined, scope: Scope): Promise<Auth> {
   let auth: Auth;
   try {
     // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.

@@ -51,7 +51,7 @@ export function eventsModule(deps: Deps) {
       "/v1/event",
       async ({ body, request, set, server }) => {
         try {
-          const auth = await authorizeEvents(deps, request, credentialOf(request.headers), "events:write");
+          const auth = await authorizeEvents(deps, credentialOf(request.headers), "events:write");
           const limited = limit(deps, [
             { key: `w${auth.workspaceId}`, rule: workspaceRule },
             { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
@@ -125,7 +125,7 @@ export function eventsModule(deps: Deps) {
     .options("/v1/collect", preflight, { detail: { hide: true } })
     .post(
       "/v1/collect",
-      async ({ body, request, set, server }) => {
+      async ({ body, request, server }) => {
         try {
           await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
           const written = await collect(deps, body);

@@ -30,7 +30,7 @@ const NAMED_COLORS = new Set(
 
 const HEX = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const NUMBER = String.raw`[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?`;
-const COMPONENT = String.raw`(?:${NUMBER}(?:%|deg|grad|rad|turn)?|none)`;
+const COMPONENT = `(?:${NUMBER}(?:%|deg|grad|rad|turn)?|none)`;
 // rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch(): three components, comma- or space-separated, optional alpha.
 const FUNCTIONAL = new RegExp(
   String.raw`^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\(\s*${COMPONENT}(?:\s*,\s*|\s+)${COMPONENT}(?:\s*,\s*|\s+)${COMPONENT}(?:\s*(?:,|\/)\s*${COMPONENT})?\s*\)$`,

@@ -317,7 +317,7 @@ async function* walkPrefix(root: string, prefix: string): AsyncGenerator<{ key: 
 }
 
 async function* walkDir(dir: string, dirKey: string, namePrefix: string): AsyncGenerator<{ key: string; path: string }> {
-  let entries;
+  let entries: import("node:fs").Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {

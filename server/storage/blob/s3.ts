@@ -13,7 +13,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import type { GetObjectCommandOutput, HeadObjectCommandOutput } from "@aws-sdk/client-s3";
+import type { GetObjectCommandOutput, HeadObjectCommandOutput, UploadPartCommandOutput } from "@aws-sdk/client-s3";
 import {
   BlobError,
   BlobErrorCode,
@@ -372,7 +372,7 @@ async function uploadPart(
   size: number,
 ): Promise<ChunkPart> {
   const input = { Bucket: s3.bucket, Key: full, UploadId: uploadId, PartNumber: partNumber, ContentLength: size };
-  let sent;
+  let sent: Promise<UploadPartCommandOutput>;
   if (body instanceof Uint8Array) {
     // Checked before sending: S3 would otherwise wait for bytes that never come.
     if (body.byteLength !== size) throw lengthError(size, body.byteLength);
