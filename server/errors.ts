@@ -1,11 +1,146 @@
 /**
- * One error class, one factory table, one renderer. SPEC.md "Errors" uses
- * several body shapes; each factory picks its shape so handlers only throw.
+ * Every error the service answers: one table of codes (SPEC.md "Errors" and the
+ * project's own) with their status, body shape and default message, one class,
+ * and the factories built from the table. http/errors-plugin.ts renders them.
+ *
+ * To add a code: add a row to `ErrorTable` (status, shape, message, optional
+ * headers), throw it with `fail("CODE", message?, extra?)` or a named factory
+ * in `Errors`, and list it in README.md "Errors".
  */
 
+/** The body shapes of SPEC.md "Errors". */
+export const Shapes = {
+  /**
+   * `{error: {code, message, ...extra}}` on the application and operator APIs; the
+   * renderer writes it `{error: CODE, message, ...extra}` on the events host (`/v1/...`).
+   */
+  coded: "coded",
+  /** 422 `{message, errors: {<field>: [<text>]}}`. */
+  validation: "validation",
+  /** 404 `{message: "No query results for model [<model>] <id>"}`. */
+  model: "model",
+  /** `{error: "<code in lower case>"}`, a flat string. */
+  flat: "flat",
+} as const;
+export type Shape = (typeof Shapes)[keyof typeof Shapes];
+
+interface ErrorRow {
+  status: number;
+  shape: Shape;
+  /** Said when the thrower has nothing more precise to say. */
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** The codes, by status. SPEC.md's statuses are binding; the README lists the same rows. */
+export const ErrorTable = {
+  // 400
+  INVALID_PAYLOAD: { status: 400, shape: "coded", message: "The request body is invalid." },
+  INVALID_EVENT_NAME: {
+    status: 400,
+    shape: "coded",
+    message: "The event name has no usable characters after normalisation (a-z, 0-9, _ and -).",
+  },
+  OFFSET_REQUIRED: {
+    status: 400,
+    shape: "coded",
+    message: "Send the Upload-Offset header: the number of bytes already sent (0 for the first chunk).",
+  },
+  EMPTY_CHUNK: { status: 400, shape: "coded", message: "The chunk has no bytes." },
+  SIZE_EXCEEDED: { status: 400, shape: "coded", message: "The chunk goes past the declared size." },
+  // 401, 403
+  AUTH_REQUIRED: { status: 401, shape: "coded", message: "No API token was sent. Use Authorization: Bearer <token> or X-API-Key." },
+  INVALID_TOKEN: { status: 401, shape: "coded", message: "The API token is wrong, expired or revoked." },
+  INSUFFICIENT_SCOPE: { status: 403, shape: "coded", message: "The token lacks the scope this call needs." },
+  FALLBACK_DISABLED: { status: 403, shape: "coded", message: "The browser fallback is turned off for this integration in this workspace." },
+  // 404
+  NOT_FOUND: { status: 404, shape: "coded", message: "Not found." },
+  VIDEO_NOT_FOUND: { status: 404, shape: "coded", message: "Video not found." },
+  UPLOAD_NOT_FOUND: {
+    status: 404,
+    shape: "coded",
+    message: "Upload session not found. It may have expired (24 hours after init): start again with init.",
+  },
+  EXPORT_NOT_FOUND: { status: 404, shape: "coded", message: "Export not found." },
+  INTEGRATION_NOT_FOUND: { status: 404, shape: "coded", message: "No such integration is configured for this workspace." },
+  WORKSPACE_NOT_FOUND: { status: 404, shape: "coded", message: "No workspace has this code." },
+  MODEL_NOT_FOUND: { status: 404, shape: "model", message: "No query results for model." },
+  UNKNOWN_WORKSPACE: { status: 404, shape: "flat", message: "The token's workspace no longer exists." },
+  // 409
+  OFFSET_MISMATCH: { status: 409, shape: "coded", message: "Upload-Offset is ahead of the server." },
+  INCOMPLETE: { status: 409, shape: "coded", message: "Not every byte has arrived." },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    shape: "coded",
+    message: "A request with this Idempotency-Key is still being processed. Retry shortly.",
+    headers: { "Retry-After": "1" },
+  },
+  CONFLICT: {
+    status: 409,
+    shape: "coded",
+    message: "The request conflicts with data another request wrote at the same time. Nothing was changed; read the current state and retry.",
+  },
+  // 413
+  PAYLOAD_TOO_LARGE: { status: 413, shape: "coded", message: "The request body is too large: use a resumable upload." },
+  // 422
+  VALIDATION_FAILED: { status: 422, shape: "validation", message: "The given data was invalid." },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 422,
+    shape: "coded",
+    message: "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv).",
+  },
+  FOLDER_NOT_FOUND: { status: 422, shape: "coded", message: "The folder does not exist in this workspace." },
+  TOO_MANY_EVENT_NAMES: { status: 422, shape: "coded", message: "This workspace already uses the most distinct event names allowed." },
+  EVENT_NOT_DECLARED: { status: 422, shape: "coded", message: "The event is not declared as a custom metric in this workspace." },
+  // 429
+  RATE_LIMITED: { status: 429, shape: "coded", message: "Too many requests." },
+  // 500
+  WRITE_FAILED: { status: 500, shape: "coded", message: "The event could not be written. Retry." },
+  DEPLOY_FAILED: {
+    status: 500,
+    shape: "coded",
+    message: "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry.",
+  },
+  INTERNAL_ERROR: { status: 500, shape: "coded", message: "Something went wrong on our side." },
+  // 503, 507
+  AUTH_UNAVAILABLE: {
+    status: 503,
+    shape: "coded",
+    message: "Token verification is temporarily unavailable. Retry shortly.",
+    headers: { "Retry-After": "5" },
+  },
+  UNAVAILABLE: {
+    status: 503,
+    shape: "coded",
+    message: "The integration lookup is unavailable. Retry shortly.",
+    headers: { "Retry-After": "5" },
+  },
+  DATABASE_BUSY: {
+    status: 503,
+    shape: "coded",
+    message: "Another request changed the same data at the same moment. Nothing was changed; retry.",
+    headers: { "Retry-After": "1" },
+  },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    shape: "coded",
+    message: "The database is unreachable for a moment. Nothing was changed; retry.",
+    headers: { "Retry-After": "5" },
+  },
+  INSUFFICIENT_STORAGE: {
+    status: 507,
+    shape: "coded",
+    message: "There is not enough storage to take a file of that size now. Nothing was saved; try again later.",
+  },
+  // The flat shape of SPEC.md "Automation-platform REST hooks": 404 for the sample, 422 for subscribe.
+  UNKNOWN_TRIGGER: { status: 404, shape: "flat", message: "No trigger has this key." },
+} as const satisfies Record<string, ErrorRow>;
+
+export type ErrorCode = keyof typeof ErrorTable;
+
 export type ErrorBody =
-  | { error: { code: string; message: string; [extra: string]: unknown } } // application API
-  | { error: string; message?: string; [extra: string]: unknown } // events host, automation
+  | { error: { code: string; message: string; [extra: string]: unknown }; [outer: string]: unknown } // coded
+  | { error: string; message?: string; [extra: string]: unknown } // coded on the events host, flat
   | { message: string; errors: Record<string, string[]> } // 422 validation
   | { message: string } // model-style 404
   | Record<string, unknown>;
@@ -18,49 +153,117 @@ export class ApiError extends Error {
   ) {
     super(typeof (body as { message?: unknown }).message === "string" ? (body as { message: string }).message : `HTTP ${status}`);
   }
+
+  /** The code of a coded or flat body, else the status (`HTTP_422`). */
+  get code(): string {
+    const error = (this.body as { error?: unknown }).error;
+    if (typeof error === "string") return error;
+    if (typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string") return (error as { code: string }).code;
+    return `HTTP_${this.status}`;
+  }
 }
 
-const api = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
-  new ApiError(status, { error: { code, message, ...extra } }, headers);
+/**
+ * The error of the table's `code`. `extra` goes beside `code` and `message`
+ * (coded) or is the field map (`{errors}`, validation).
+ */
+export function fail(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): ApiError {
+  const row: ErrorRow = ErrorTable[code];
+  return make(row.status, code, message ?? row.message, extra, { ...row.headers, ...headers });
+}
 
-const events = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
-  new ApiError(status, { error: code, message, ...extra }, headers);
+function make(status: number, code: ErrorCode, message: string, extra: Record<string, unknown>, headers: Record<string, string>): ApiError {
+  switch (ErrorTable[code].shape) {
+    case Shapes.coded:
+      return new ApiError(status, { error: { code, message, ...extra } }, headers);
+    case Shapes.validation:
+      return new ApiError(status, { message, errors: (extra.errors ?? {}) as Record<string, string[]> }, headers);
+    case Shapes.model:
+      return new ApiError(status, { message }, headers);
+    case Shapes.flat:
+      return new ApiError(status, { error: code.toLowerCase() }, headers);
+  }
+}
 
-export const Errors = {
-  authRequired: () => api(401, "AUTH_REQUIRED", "No API token was sent. Use Authorization: Bearer <token> or X-API-Key."),
-  invalidToken: () => api(401, "INVALID_TOKEN", "The API token is wrong, expired or revoked."),
-  insufficientScope: (required: string) => api(403, "INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
-  authUnavailable: () => api(503, "AUTH_UNAVAILABLE", "Token verification is temporarily unavailable. Retry shortly.", {}, { "Retry-After": "5" }),
-  rateLimited: (retryAfterSeconds: number, headers: Record<string, string>) =>
-    api(429, "RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, {}, { ...headers, "Retry-After": String(retryAfterSeconds) }),
+/** Where a request arrived: the events host (`/v1/...`) writes coded errors flat. */
+export type Host = "api" | "events";
 
-  /** 404 for GET video, settings, embed and config (SPEC.md "Errors"). */
-  videoNotFoundRead: () => api(404, "NOT_FOUND", "Video not found"),
-  /** 404 for PATCH, DELETE, duplicate, playlist and settings calls. */
-  modelNotFound: (model: string, id: string | number) => new ApiError(404, { message: `No query results for model [${model}] ${id}` }),
-  videoNotFound: () => api(404, "VIDEO_NOT_FOUND", "Video not found."),
-  notFound: (message = "Not found.") => api(404, "NOT_FOUND", message),
-  routeNotFound: () => api(404, "NOT_FOUND", "No such route."),
-
-  folderNotFound: () => api(422, "FOLDER_NOT_FOUND", "The folder does not exist in this workspace."),
-  invalidPayload: (message: string) => api(400, "INVALID_PAYLOAD", message),
-
-  idempotencyKeyReused: () =>
-    validation({ "Idempotency-Key": ["This key was already used with a different request body."] }, "The Idempotency-Key was reused with a different request."),
-  idempotencyInProgress: () =>
-    api(409, "IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed. Retry shortly.", {}, { "Retry-After": "1" }),
-
-  eventsInvalidPayload: (message: string) => events(400, "INVALID_PAYLOAD", message),
-  eventsForbiddenLegacy: () =>
-    events(403, "INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", {
-      required: "events:write",
-    }),
-} as const;
+/** The body as answered on `host` (SPEC.md "Errors": the events host uses `{error: CODE, message}`). */
+export function bodyFor(error: ApiError, host: Host): unknown {
+  const { error: inner, ...outer } = error.body as { error?: unknown };
+  if (host !== "events" || typeof inner !== "object" || inner === null) return error.body;
+  const { code, message, ...extra } = inner as { code: string; message: string };
+  return { error: code, message, ...extra, ...outer };
+}
 
 /** 422 in SPEC.md's validation shape. */
 export function validation(errors: Record<string, string[]>, message?: string): ApiError {
   const first = Object.values(errors)[0]?.[0];
   const count = Object.values(errors).reduce((n, list) => n + list.length, 0);
-  const text = message ?? (first ? (count > 1 ? `${first} (and ${count - 1} more error${count > 2 ? "s" : ""})` : first) : "The given data was invalid.");
-  return new ApiError(422, { message: text, errors });
+  const text = message ?? (first ? (count > 1 ? `${first} (and ${count - 1} more error${count > 2 ? "s" : ""})` : first) : undefined);
+  return fail("VALIDATION_FAILED", text, { errors });
 }
+
+/** The answer to each kind of failed Postgres statement (storage/postgres.ts `storageFailure`). */
+export const StorageOutcomes = {
+  conflict: () => fail("CONFLICT"),
+  busy: () => fail("DATABASE_BUSY"),
+  unavailable: () => fail("DATABASE_UNAVAILABLE"),
+  /** A backstop: the edges check every value, so this is our bug or a check missing. */
+  invalidData: () => validation({ body: ["A value is out of range or malformed for its field."] }),
+} as const;
+
+/** The named factories: what callers throw. */
+export const Errors = {
+  authRequired: () => fail("AUTH_REQUIRED"),
+  invalidToken: () => fail("INVALID_TOKEN"),
+  insufficientScope: (required: string) => fail("INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
+  /** SPEC.md "Authentication" 8: the events host refuses the legacy key outright. */
+  legacyKeyRefused: () =>
+    fail("INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", {
+      required: "events:write",
+    }),
+  authUnavailable: () => fail("AUTH_UNAVAILABLE"),
+  rateLimited: (retryAfterSeconds: number, headers: Record<string, string>) =>
+    fail("RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, {}, { ...headers, "Retry-After": String(retryAfterSeconds) }),
+
+  /** 404 for GET video, settings, embed and config (SPEC.md "Errors"). */
+  videoNotFoundRead: () => fail("NOT_FOUND", "Video not found"),
+  /** 404 for PATCH, DELETE, duplicate, playlist and settings calls. */
+  modelNotFound: (model: string, id: string | number) => fail("MODEL_NOT_FOUND", `No query results for model [${model}] ${id}`),
+  videoNotFound: (message?: string, extra?: Record<string, unknown>) => fail("VIDEO_NOT_FOUND", message, extra),
+  notFound: (message?: string) => fail("NOT_FOUND", message),
+  routeNotFound: () => fail("NOT_FOUND", "No such route."),
+  folderNotFound: () => fail("FOLDER_NOT_FOUND"),
+  invalidPayload: (message: string) => fail("INVALID_PAYLOAD", message),
+
+  idempotencyKeyReused: () =>
+    validation({ "Idempotency-Key": ["This key was already used with a different request body."] }, "The Idempotency-Key was reused with a different request."),
+  idempotencyInProgress: () => fail("IDEMPOTENCY_IN_PROGRESS"),
+  /** A stored first answer replayed as it was sent (SPEC.md "Endpoints", Idempotency-Key). */
+  replayed: (status: number, body: Record<string, unknown>) => new ApiError(status, body, { "Idempotency-Replayed": "true" }),
+
+  workspaceNotFound: () => fail("WORKSPACE_NOT_FOUND"),
+  eventNotDeclared: (name: string) => fail("EVENT_NOT_DECLARED", `The event "${name}" is not declared as a custom metric in this workspace.`, { event: name }),
+  tooManyEventNames: (inUse: number, limit: number) =>
+    fail("TOO_MANY_EVENT_NAMES", `This workspace already uses ${inUse} distinct event names, the most allowed (${limit}).`, { in_use: inUse, limit }),
+  eventNotWritten: (message = "The event could not be written. Retry (with the same event_id to avoid a double count).") => fail("WRITE_FAILED", message),
+  /** SPEC.md "Errors": on `POST /conversions` a write that did not happen is 503, not the events host's 500. */
+  conversionNotWritten: () =>
+    make(503, "WRITE_FAILED", "The conversion could not be written. Retry with the same Idempotency-Key.", {}, { "Retry-After": "5" }),
+  browserConversionNotWritten: () => fail("WRITE_FAILED", "The conversion could not be written. Retry with the same order_id."),
+  /** SPEC.md "Errors": the conversion's 404 echoes `video_code`, inside the error and beside it. */
+  conversionVideoNotFound: (videoCode: string) =>
+    new ApiError(404, { error: { code: "VIDEO_NOT_FOUND", message: "Video not found in this workspace.", video_code: videoCode }, video_code: videoCode }),
+  integrationNotFound: (name: string) => fail("INTEGRATION_NOT_FOUND", `No integration "${name}" is configured for this workspace.`),
+  fallbackDisabled: (name: string) => fail("FALLBACK_DISABLED", `The browser fallback is turned off for "${name}" in this workspace.`),
+  integrationLookupUnavailable: () => fail("UNAVAILABLE"),
+
+  exportNotFound: (message?: string) => fail("EXPORT_NOT_FOUND", message),
+  exportVideosNotFound: () => fail("VIDEO_NOT_FOUND", "One or more video IDs not found."),
+  deployFailed: () => fail("DEPLOY_FAILED"),
+  /** Answered 404 where the key is a path segment (sample) and 422 where it is a body field (subscribe). */
+  unknownTrigger: (status: 404 | 422) => make(status, "UNKNOWN_TRIGGER", ErrorTable.UNKNOWN_TRIGGER.message, {}, {}),
+  unknownWorkspace: () => fail("UNKNOWN_WORKSPACE"),
+  internal: (requestId: string) => fail("INTERNAL_ERROR", `Something went wrong on our side. Request id: ${requestId}.`, { request_id: requestId }),
+} as const;

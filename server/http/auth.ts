@@ -46,7 +46,7 @@ export async function authorize(deps: Deps, request: Request, set: SetHeaders, s
   const credential = credentialOf(request.headers);
   const auth = (credential && deps.tokens.cached(credential, host)) || (await deps.tokens.verify(credential, host));
   if (auth.legacy) {
-    if (host === "events") throw Errors.eventsForbiddenLegacy();
+    if (host === "events") throw Errors.legacyKeyRefused();
     set.headers.Deprecation = LEGACY_DEPRECATION;
   } else if (!auth.scopes.includes(scope)) {
     throw Errors.insufficientScope(scope);

@@ -1,11 +1,14 @@
 /**
- * Renders every failure in one of SPEC.md's body shapes: ApiError as thrown,
- * Elysia's validation errors as 422 `{message, errors}` (400 INVALID_PAYLOAD on
- * the events host), anything unexpected as an opaque 500 with a request id.
+ * The one renderer of server/errors.ts's table: ApiError as thrown (coded
+ * errors in the events host's flat shape on `/v1/...`), Elysia's validation
+ * errors as 422 `{message, errors}` (400 INVALID_PAYLOAD on the events host),
+ * Postgres failures as their documented outcome, anything else as an opaque
+ * 500 with a request id.
  */
 import { Elysia } from "elysia";
 import type { Log } from "../log.ts";
-import { ApiError, Errors, validation } from "../errors.ts";
+import { ApiError, bodyFor, Errors, StorageOutcomes, validation } from "../errors.ts";
+import { storageFailure } from "../storage/postgres.ts";
 import { CORS_HEADERS } from "./cors.ts";
 import { pathOf } from "./params.ts";
 
@@ -61,7 +64,7 @@ export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiE
     if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
     set.status = refusal.status;
     Object.assign(set.headers, refusal.headers);
-    return refusal.body;
+    return bodyFor(refusal, isEventsHost(request) ? "events" : "api");
   });
 }
 
@@ -72,20 +75,22 @@ function toApiError(log: Log, code: string | number, error: unknown, request: Re
     const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
     if (isEventsHost(request)) {
       const first = all[0];
-      return Errors.eventsInvalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload.");
+      return Errors.invalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload.");
     }
     return validationFromElysia(all, unnamedField(error, request));
   }
-  if (code === "PARSE")
-    return isEventsHost(request) ? Errors.eventsInvalidPayload("The body is not valid JSON.") : Errors.invalidPayload("The body is not valid JSON.");
+  if (code === "PARSE") return Errors.invalidPayload("The body is not valid JSON.");
   if (code === "NOT_FOUND") return Errors.routeNotFound();
+  const failure = storageFailure(error);
+  if (failure) {
+    log.warn("database refused a request", { path: pathOf(request.url), failure, error: String(error) });
+    return StorageOutcomes[failure]();
+  }
   const requestId = crypto.randomUUID();
   log.error("unhandled error", {
     request_id: requestId,
     path: new URL(request.url).pathname,
     error: error instanceof Error ? (error.stack ?? error.message) : String(error),
   });
-  return new ApiError(500, {
-    error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Request id: ${requestId}.`, request_id: requestId },
-  });
+  return Errors.internal(requestId);
 }

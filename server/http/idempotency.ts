@@ -5,7 +5,7 @@
  * is still running is 409. Server errors are not kept, so a retry runs again.
  */
 import type { Deps } from "../deps.ts";
-import { ApiError, Errors, validation } from "../errors.ts";
+import { ApiError, bodyFor, Errors, validation } from "../errors.ts";
 import type { Auth } from "./token-verifier.ts";
 import { sha256Hex } from "./tokens.ts";
 
@@ -57,8 +57,7 @@ async function runOnce(deps: Deps, ctx: IdempotencyContext, key: string, body: u
     if (prior.request_hash !== requestHash) throw Errors.idempotencyKeyReused();
     if (prior.state !== "done") throw Errors.idempotencyInProgress();
     ctx.set.headers["Idempotency-Replayed"] = "true";
-    if (prior.response_status! >= 400)
-      throw new ApiError(prior.response_status!, prior.response_body as Record<string, unknown>, { "Idempotency-Replayed": "true" });
+    if (prior.response_status! >= 400) throw Errors.replayed(prior.response_status!, prior.response_body as Record<string, unknown>);
     return { status: prior.response_status!, body: prior.response_body };
   }
 
@@ -68,7 +67,7 @@ async function runOnce(deps: Deps, ctx: IdempotencyContext, key: string, body: u
     return reply;
   } catch (error) {
     const keep = error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
-    if (keep) await store(deps, workspaceId, key, error.status, error.body);
+    if (keep) await store(deps, workspaceId, key, error.status, bodyFor(error, "api"));
     else await sql`DELETE FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key}`.catch(() => {});
     throw error;
   }

@@ -20,13 +20,5 @@ export function countAccepted(deps: Deps, path: string, deduplicated = false): v
 export function countRefused(deps: Deps, request: Request, error: ApiError): void {
   if (request.method !== "POST") return;
   const path = pathOf(request.url);
-  if (COUNTED_PATHS.has(path)) ingestFor(deps).counters.count(path, Outcomes.rejected, codeOf(error));
-}
-
-/** The events host's bodies say `{error: CODE}`, the application API's `{error: {code}}`. */
-function codeOf(error: ApiError): string {
-  const code = (error.body as { error?: unknown }).error;
-  if (typeof code === "string") return code;
-  if (typeof code === "object" && code !== null && typeof (code as { code?: unknown }).code === "string") return (code as { code: string }).code;
-  return `HTTP_${error.status}`;
+  if (COUNTED_PATHS.has(path)) ingestFor(deps).counters.count(path, Outcomes.rejected, error.code);
 }

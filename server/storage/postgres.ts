@@ -75,10 +75,37 @@ async function migrateLocked(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void
 }
 
 /** SQLSTATE codes the services care about, translated at the storage boundary. */
-export const PgCodes = { uniqueViolation: "23505", foreignKeyViolation: "23503" } as const;
+export const PgCodes = {
+  uniqueViolation: "23505",
+  foreignKeyViolation: "23503",
+  serializationFailure: "40001",
+  deadlockDetected: "40P01",
+  /** Class 22, data exception: a value out of range or malformed for its column. */
+  dataExceptionClass: "22",
+} as const;
 
 export function isPgError(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === code;
+}
+
+/**
+ * What a failed statement means for the caller, decided once here (the error
+ * table in server/errors.ts gives each its answer): another request wrote the
+ * same row first, the transaction lost a race and may simply run again, the
+ * database could not be reached, or a value did not fit its column (edges
+ * check every value, so this is only a backstop).
+ */
+export type StorageFailure = "conflict" | "busy" | "unavailable" | "invalidData";
+
+export function storageFailure(error: unknown): StorageFailure | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  if (isConnectionError(error)) return "unavailable";
+  if (isPgError(error, PgCodes.uniqueViolation) || isPgError(error, PgCodes.foreignKeyViolation)) return "conflict";
+  if (isPgError(error, PgCodes.serializationFailure) || isPgError(error, PgCodes.deadlockDetected)) return "busy";
+  const code = (error as { code?: unknown }).code;
+  // postgres.js marks errors the server sent with a `severity`; a bare "22..." from elsewhere is not one.
+  if (typeof code === "string" && code.startsWith(PgCodes.dataExceptionClass) && code.length === 5 && "severity" in error) return "invalidData";
+  return undefined;
 }
 
 /** Errors that mean "the database could not be reached", as opposed to a bad query. */

@@ -1,20 +1,13 @@
 /** The rules of SPEC.md "Automation-platform REST hooks"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import type { Envelope } from "../webhooks/model.ts";
 import * as webhooks from "../webhooks/service.ts";
 import { findTrigger, PLATFORMS, TRIGGERS, type Platform, type Trigger } from "./catalogue.ts";
 
-/**
- * SPEC.md "Errors": `{error: "unknown_trigger"}`, a flat string. Its status is
- * not fixed by the spec; we answer 404 where the key is a path segment (sample:
- * no such resource) and 422 where it is a body field (subscribe: invalid input).
- */
-export const unknownTrigger = (status: 404 | 422) => new ApiError(status, { error: "unknown_trigger" });
-
 export async function me(deps: Deps, workspaceId: number) {
   const [row]: [{ id: number; name: string; code: string }?] = await deps.sql`SELECT id, name, code FROM workspaces WHERE id = ${workspaceId}`;
-  if (!row) throw new ApiError(404, { error: "unknown_workspace" });
+  if (!row) throw Errors.unknownWorkspace();
   return { workspace_id: row.id, workspace_name: row.name, workspace_code: row.code };
 }
 
@@ -25,7 +18,7 @@ export function triggers() {
 /** An array of one delivery in the live envelope (what the platform shows while a user maps fields). */
 export function sample(deps: Deps, workspaceId: number, key: string): Envelope[] {
   const trigger = findTrigger(key);
-  if (!trigger) throw unknownTrigger(404);
+  if (!trigger) throw Errors.unknownTrigger(404);
   return [
     {
       id: crypto.randomUUID(),
@@ -40,7 +33,7 @@ export function sample(deps: Deps, workspaceId: number, key: string): Envelope[]
 /** Subscribe by trigger key only: a normal subscription named `<Platform>: <label>` with its own unreadable secret. */
 export async function subscribe(deps: Deps, workspaceId: number, platform: Platform, input: { target_url: string; event: string }) {
   const trigger: Trigger | undefined = findTrigger(input.event);
-  if (!trigger) throw unknownTrigger(422);
+  if (!trigger) throw Errors.unknownTrigger(422);
   const row = await webhooks.createSubscription(
     deps,
     workspaceId,

@@ -4,11 +4,11 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
-import { browserRoute, clientIp, CORS_HEADERS, eventsError, limit, perMinute, type SocketInfo } from "../events/http.ts";
+import { browserRoute, clientIp, CORS_HEADERS, limit, perMinute, type SocketInfo } from "../events/http.ts";
 import { EventsError } from "../events/model.ts";
 import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
 import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
@@ -23,11 +23,7 @@ export function conversionsModule(deps: Deps) {
         } catch (error) {
           if (error instanceof ApiError) throw error;
           deps.log.error("conversion write failed", { error: error instanceof Error ? error.message : String(error) });
-          throw new ApiError(
-            503,
-            { error: { code: "WRITE_FAILED", message: "The conversion could not be written. Retry with the same Idempotency-Key." } },
-            { "Retry-After": "5" },
-          );
+          throw Errors.conversionNotWritten();
         }
       }),
     {
@@ -58,15 +54,12 @@ export function browserConversionModule(deps: Deps) {
       outcome = await recordBrowser(deps, body);
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (error instanceof UnavailableError)
-        throw eventsError(503, "UNAVAILABLE", "The integration lookup is unavailable. Retry shortly.", {}, { "Retry-After": "5" });
+      if (error instanceof UnavailableError) throw Errors.integrationLookupUnavailable();
       deps.log.error("browser conversion write failed", { error: error instanceof Error ? error.message : String(error) });
-      throw eventsError(500, "WRITE_FAILED", "The conversion could not be written. Retry with the same order_id.");
+      throw Errors.browserConversionNotWritten();
     }
-    if (outcome === "integration_not_found")
-      throw eventsError(404, "INTEGRATION_NOT_FOUND", `No integration "${body.integration}" is configured for this workspace.`);
-    if (outcome === "fallback_disabled")
-      throw eventsError(403, "FALLBACK_DISABLED", `The browser fallback is turned off for "${body.integration}" in this workspace.`);
+    if (outcome === "integration_not_found") throw Errors.integrationNotFound(body.integration);
+    if (outcome === "fallback_disabled") throw Errors.fallbackDisabled(body.integration);
     return { ok: true, id: outcome.id, conversion_source: "browser" as const, verified: false as const, attributed: outcome.attributed };
   };
 

@@ -6,7 +6,7 @@
  * verified sales only, once each.
  */
 import type { Deps } from "../../deps.ts";
-import { ApiError, validation } from "../../errors.ts";
+import { Errors, validation } from "../../errors.ts";
 import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { e164, hex, normaliseEmail } from "../events/identity.ts";
 import * as viewers from "../viewers/service.ts";
@@ -54,12 +54,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   }
   const integration = integrationOf(body.conversion_data);
   const video = await viewers.videoByCode(deps, workspaceId, body.video_code);
-  if (!video) {
-    throw new ApiError(404, {
-      error: { code: "VIDEO_NOT_FOUND", message: "Video not found in this workspace.", video_code: body.video_code },
-      video_code: body.video_code,
-    });
-  }
+  if (!video) throw Errors.conversionVideoNotFound(body.video_code);
   const session = body.session_code ? await viewers.findSession(deps, workspaceId, body.session_code) : undefined;
   const conversionId = body.conversion_id ?? crypto.randomUUID();
   const customerEmailSha256 = emailHash(body.conversion_customer_email);

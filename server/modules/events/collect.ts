@@ -22,7 +22,7 @@ import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
-import { eventsError } from "./http.ts";
+import { Errors } from "../../errors.ts";
 import { hex, IDENTITY_FIELDS, normaliseEmail } from "./identity.ts";
 import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -44,7 +44,7 @@ const HOUR = 60 * 60_000;
 export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted: number }> {
   const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
   const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
-  if (workspaceId === undefined || !video) throw eventsError(404, "VIDEO_NOT_FOUND", "No such video in this workspace.", { video_code: body.video_code });
+  if (workspaceId === undefined || !video) throw Errors.videoNotFound("No such video in this workspace.", { video_code: body.video_code });
 
   const viewerId = await viewers.touchSession(deps, workspaceId, { sessionCode: body.session_id, deviceId: body.device_id, profileId: body.profile_id, video });
   const now = deps.clock.now();

@@ -1,19 +1,17 @@
 /**
  * Events-host plumbing shared by /v1/event, /v1/track, /v1/collect and
  * /v1/conversion: strict JSON bodies (unknown fields → 400 INVALID_PAYLOAD),
- * the `{error: CODE, message}` shape for auth failures, client IPs and CORS.
+ * token checks, client IPs, rate limits and CORS. Errors thrown here are
+ * written in the events host's `{error: CODE, message}` shape by the renderer.
  */
 import type { TObject } from "@sinclair/typebox";
 import type { Deps } from "../../deps.ts";
-import { ApiError, Errors } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import { consume, consumeNow, type RateLimitRule } from "../../http/rate-limit.ts";
 import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
 import { withCors } from "../../http/cors.ts";
-
-export const eventsError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  new ApiError(status, { error: code, message, ...extra }, headers);
 
 /**
  * Elysia strips unknown properties during validation, and SPEC.md says an
@@ -23,8 +21,8 @@ export const eventsError = (status: number, code: string, message: string, extra
 export function rejectUnknownFields(schema: TObject) {
   const allowed = new Set(Object.keys(schema.properties));
   return ({ body }: { body: unknown }) => {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw Errors.eventsInvalidPayload("The body must be a JSON object.");
-    for (const key of Object.keys(body)) if (!allowed.has(key)) throw Errors.eventsInvalidPayload(`Unknown field "${key}".`);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw Errors.invalidPayload("The body must be a JSON object.");
+    for (const key of Object.keys(body)) if (!allowed.has(key)) throw Errors.invalidPayload(`Unknown field "${key}".`);
   };
 }
 
@@ -39,42 +37,28 @@ export function parseTextJson({ request, contentType }: { request: Request; cont
     try {
       return JSON.parse(text);
     } catch {
-      throw Errors.eventsInvalidPayload("The body is not valid JSON.");
+      throw Errors.invalidPayload("The body is not valid JSON.");
     }
   });
 }
 
 /**
  * Token check of the events host (SPEC.md "Authentication" 6-8): the legacy key
- * is refused with 403, failures use the events host's `{error, message}` shape.
+ * is refused with 403.
  * The application API's 60 writes/min per token do not apply here; the events
  * host has its own limits (600/min per workspace, 120/min per IP).
  */
 const verifications = new SingleFlight<Auth>();
 
 export async function authorizeEvents(deps: Deps, credential: string | undefined, scope: Scope): Promise<Auth> {
-  let auth: Auth;
-  try {
-    // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
-    const cached = credential ? deps.tokens.cached(credential, "events") : undefined;
-    auth =
-      cached ??
-      (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
-  } catch (error) {
-    throw toEventsShape(error);
-  }
-  if (auth.legacy) throw Errors.eventsForbiddenLegacy();
-  if (!auth.scopes.includes(scope)) throw eventsError(403, "INSUFFICIENT_SCOPE", `This call needs the ${scope} scope.`, { required: scope });
+  // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
+  const cached = credential ? deps.tokens.cached(credential, "events") : undefined;
+  const auth =
+    cached ??
+    (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
+  if (auth.legacy) throw Errors.legacyKeyRefused();
+  if (!auth.scopes.includes(scope)) throw Errors.insufficientScope(scope);
   return auth;
-}
-
-/** Re-renders an application-API-shaped error (`{error: {code, message}}`) in the events host's shape. */
-export function toEventsShape(error: unknown): unknown {
-  if (!(error instanceof ApiError)) return error;
-  const inner = (error.body as { error?: unknown }).error;
-  if (typeof inner !== "object" || inner === null) return error;
-  const { code, message, ...extra } = inner as { code: string; message: string };
-  return new ApiError(error.status, { error: code, message, ...extra }, error.headers);
 }
 
 export interface SocketInfo {
@@ -90,8 +74,8 @@ export function clientIp(deps: Deps, request: Request, server: SocketInfo | null
 }
 
 /**
- * Counts one hit against each rule; throws 429 RATE_LIMITED in the events host's
- * shape, with `Retry-After` and the refusing rule's `RateLimit` headers. Accepted
+ * Counts one hit against each rule; throws 429 RATE_LIMITED with `Retry-After`
+ * and the refusing rule's `RateLimit` headers. Accepted
  * answers carry no `RateLimit` headers here: two limits apply to each call (one
  * header pair would describe only one of them) and they cost the hottest path
  * about a tenth of its time. Returns a promise only when the store must be asked
@@ -101,21 +85,13 @@ export function limit(deps: Deps, checks: { key: string; rule: RateLimitRule }[]
   const now = deps.clock.now();
   for (let i = 0; i < checks.length; i++) {
     const { key, rule } = checks[i]!;
-    try {
-      if (consumeNow(deps.rateLimits, key, rule, now) === undefined) return limitRemote(deps, checks.slice(i), now);
-    } catch (error) {
-      throw toEventsShape(error);
-    }
+    if (consumeNow(deps.rateLimits, key, rule, now) === undefined) return limitRemote(deps, checks.slice(i), now);
   }
   return undefined;
 }
 
 async function limitRemote(deps: Deps, checks: { key: string; rule: RateLimitRule }[], now: number): Promise<void> {
-  try {
-    for (const { key, rule } of checks) await consume(deps.rateLimits, key, rule, now);
-  } catch (error) {
-    throw toEventsShape(error);
-  }
+  for (const { key, rule } of checks) await consume(deps.rateLimits, key, rule, now);
 }
 
 export { CORS_HEADERS } from "../../http/cors.ts";

@@ -5,24 +5,13 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, Errors } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
 import { documented } from "../../http/openapi-docs.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
-import {
-  authorizeEvents,
-  browserRoute,
-  clientIp,
-  CORS_HEADERS,
-  eventsError,
-  limit,
-  perMinute,
-  parseTextJson,
-  rejectUnknownFields,
-  type SocketInfo,
-} from "./http.ts";
+import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 
@@ -30,7 +19,7 @@ import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts
 export function writeFailed(deps: Deps, error: unknown): unknown {
   if (error instanceof ApiError) return error;
   deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
-  return eventsError(500, "WRITE_FAILED", "The event could not be written. Retry (with the same event_id to avoid a double count).");
+  return Errors.eventNotWritten();
 }
 
 const errors = { 400: EventsError, 401: EventsError, 403: EventsError, 422: EventsError, 429: EventsError, 500: EventsError };
@@ -91,15 +80,13 @@ export function eventsModule(deps: Deps) {
       async ({ body, request, set, server }) => {
         try {
           const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
-          if (workspaceId === undefined) throw eventsError(404, "WORKSPACE_NOT_FOUND", "No workspace has this code.");
+          if (workspaceId === undefined) throw Errors.workspaceNotFound();
           await limit(deps, [
             { key: `w${workspaceId}`, rule: workspaceRule },
             { key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: ipRule },
           ]);
           const name = normaliseName(body.event);
-          if (!(await isDeclaredMetric(deps, workspaceId, name))) {
-            throw eventsError(422, "EVENT_NOT_DECLARED", `The event "${name}" is not declared as a custom metric in this workspace.`, { event: name });
-          }
+          if (!(await isDeclaredMetric(deps, workspaceId, name))) throw Errors.eventNotDeclared(name);
           const { workspace_code: _, ...input } = body;
           const recorded = await recordCustomEvent(deps, workspaceId, input, "browser");
           countAccepted(deps, "/v1/track", recorded.deduplicated);

@@ -4,13 +4,12 @@
  * answer only once it is written. Never a conversion, never revenue.
  */
 import type { Deps } from "../../deps.ts";
-import { Errors } from "../../errors.ts";
+import { Errors, fail } from "../../errors.ts";
 import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { normaliseEventName } from "../admin/service.ts";
 import * as viewers from "../viewers/service.ts";
 import { SingleFlight } from "../viewers/single-flight.ts";
 import { Group } from "../viewers/group.ts";
-import { eventsError } from "./http.ts";
 import { hex, identityKeys, IDENTITY_FIELDS, normaliseEmail, type IdentityInput } from "./identity.ts";
 import type { CustomEventReply } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -64,17 +63,14 @@ async function registerName(deps: Deps, workspaceId: number, name: string): Prom
   }
   const { ok, inUse } = await repo.registerEventName(deps.sql, workspaceId, name);
   if (!ok) {
-    throw eventsError(422, "TOO_MANY_EVENT_NAMES", `This workspace already uses ${inUse} distinct event names, the most allowed (${repo.MAX_EVENT_NAMES}).`, {
-      in_use: inUse,
-      limit: repo.MAX_EVENT_NAMES,
-    });
+    throw Errors.tooManyEventNames(inUse, repo.MAX_EVENT_NAMES);
   }
   names.add(name);
 }
 
 export function normaliseName(raw: string): string {
   const name = normaliseEventName(raw);
-  if (name === "") throw eventsError(400, "INVALID_EVENT_NAME", "The event name has no usable characters after normalisation (a-z, 0-9, _ and -).");
+  if (name === "") throw fail("INVALID_EVENT_NAME");
   return name;
 }
 
@@ -83,11 +79,11 @@ export function storedProperties(properties: Record<string, string | number | bo
   const out: Record<string, string> = {};
   if (!properties) return out;
   const entries = Object.entries(properties);
-  if (entries.length > 20) throw Errors.eventsInvalidPayload("properties: at most 20 keys.");
+  if (entries.length > 20) throw Errors.invalidPayload("properties: at most 20 keys.");
   for (const [key, value] of entries) {
-    if (key.length === 0 || key.length > 40) throw Errors.eventsInvalidPayload(`properties: the key "${key.slice(0, 40)}" must be 1 to 40 characters.`);
+    if (key.length === 0 || key.length > 40) throw Errors.invalidPayload(`properties: the key "${key.slice(0, 40)}" must be 1 to 40 characters.`);
     const text = String(value);
-    if (text.length > 100) throw Errors.eventsInvalidPayload(`properties.${key}: the value must be at most 100 characters.`);
+    if (text.length > 100) throw Errors.invalidPayload(`properties.${key}: the value must be at most 100 characters.`);
     if ((IDENTITY_FIELDS as readonly string[]).includes(key)) continue;
     out[key] = text;
   }
@@ -98,7 +94,7 @@ export async function recordCustomEvent(deps: Deps, workspaceId: number, input: 
   const event = normaliseName(input.event);
   const properties = storedProperties(input.properties);
   if (input.value !== undefined && (!Number.isFinite(input.value) || Math.abs(input.value) > 1_000_000_000)) {
-    throw Errors.eventsInvalidPayload("value: must be between -1000000000 and 1000000000.");
+    throw Errors.invalidPayload("value: must be between -1000000000 and 1000000000.");
   }
   await ensureEventName(deps, workspaceId, event);
 
@@ -162,7 +158,7 @@ async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer):
       return { answer: { event: prior.event, attributed: prior.attributed, matchedBy: prior.matched_by }, deduplicated: true };
     }
     if (now - prior.created_at.getTime() < STALE_CLAIM_MS) {
-      throw eventsError(500, "WRITE_FAILED", "The first request with this event_id is still being written. Retry shortly with the same event_id.");
+      throw Errors.eventNotWritten("The first request with this event_id is still being written. Retry shortly with the same event_id.");
     }
     // Its writer is gone and nothing was written: this call records the event, unless another repeat took it over first.
     if (!(await repo.takeOverClaim(deps.sql, workspaceId, eventId, prior.created_at, answer, new Date(now)))) return claimAndWrite(deps, pending, answer);

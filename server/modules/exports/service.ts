@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
-import { ApiError } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import * as q from "../analytics/queries.ts";
 import { computeRetention, resolveWindow } from "../analytics/service.ts";
 import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
@@ -18,9 +18,6 @@ const DAY_MS = 86_400_000;
 export const LEASE_MS = 5 * 60_000;
 /** Attempts before an export reads `failed`. */
 export const MAX_ATTEMPTS = 3;
-
-export const exportNotFound = (message = "Export not found.") => new ApiError(404, { error: { code: "EXPORT_NOT_FOUND", message } });
-const videosNotFound = () => new ApiError(404, { error: { code: "VIDEO_NOT_FOUND", message: "One or more video IDs not found." } });
 
 const CONTENT_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", json: "application/json" };
 
@@ -44,7 +41,7 @@ export async function createExport(deps: Deps, workspaceId: number, body: Create
   const window = resolveWindow(now, { from: body.from, to: body.to }, 0);
   const ids = [...new Set(body.video_ids)];
   const found = new Map((await repo.videosOf(deps.sql, workspaceId, ids)).map((v) => [Number(v.id), v.code]));
-  if (ids.some((id) => !found.has(id))) throw videosNotFound();
+  if (ids.some((id) => !found.has(id))) throw Errors.exportVideosNotFound();
   const row = await repo.insertExport(deps.sql, {
     public_id: EXPORT_ID_PREFIX + randomBytes(12).toString("hex"),
     workspace_id: workspaceId,
@@ -63,9 +60,9 @@ export async function createExport(deps: Deps, workspaceId: number, body: Create
 
 /** Unknown, another workspace's and expired exports all read as EXPORT_NOT_FOUND. */
 async function liveExport(deps: Deps, workspaceId: number, publicId: string): Promise<ExportRow> {
-  if (!/^flex_[0-9a-f]{1,64}$/.test(publicId)) throw exportNotFound();
+  if (!/^flex_[0-9a-f]{1,64}$/.test(publicId)) throw Errors.exportNotFound();
   const row = await repo.findExport(deps.sql, workspaceId, publicId);
-  if (!row || row.expires_at.getTime() <= deps.clock.now()) throw exportNotFound();
+  if (!row || row.expires_at.getTime() <= deps.clock.now()) throw Errors.exportNotFound();
   return row;
 }
 
@@ -76,9 +73,9 @@ export async function readExport(deps: Deps, workspaceId: number, publicId: stri
 
 export async function openDownload(deps: Deps, workspaceId: number, publicId: string) {
   const row = await liveExport(deps, workspaceId, publicId);
-  if (row.status !== ExportStatus.ready || !row.blob_key) throw exportNotFound(`Export ${row.public_id} is ${row.status}; it has no file to download.`);
+  if (row.status !== ExportStatus.ready || !row.blob_key) throw Errors.exportNotFound(`Export ${row.public_id} is ${row.status}; it has no file to download.`);
   const blob = await deps.blobs.media.get(row.blob_key);
-  if (!blob) throw exportNotFound();
+  if (!blob) throw Errors.exportNotFound();
   return { body: blob.body, size: blob.size, contentType: CONTENT_TYPES[row.format], filename: `${row.public_id}.${row.format}` };
 }
 

@@ -5,7 +5,7 @@
  * bundle that stays live belongs to the settings that stay live.
  */
 import { videoChanged, type Deps } from "../../deps.ts";
-import { ApiError, Errors } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, type Publication } from "../../../compiler/index.ts";
@@ -19,15 +19,6 @@ import { assertValidSettings } from "./validation.ts";
 
 export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
-
-/** Rule 8: 500, nothing changed. */
-const deployFailed = () =>
-  new ApiError(500, {
-    error: {
-      code: "DEPLOY_FAILED",
-      message: "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry.",
-    },
-  });
 
 /**
  * Rule 7 names an AI-segment settings cache cleared after a deploy. This
@@ -58,7 +49,8 @@ async function publish(deps: Deps, tx: TxSql, track: Track, row: VideoRow, setti
     publication = await compileAndPush(deps, tx, row, settings);
   } catch (error) {
     deps.log.error("player compile or push failed", { video_id: row.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    throw deployFailed();
+    // Rule 8: 500, nothing changed.
+    throw Errors.deployFailed();
   }
   track(publication);
   return publication;
