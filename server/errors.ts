@@ -132,8 +132,8 @@ export const ErrorTable = {
     shape: "coded",
     message: "There is not enough storage to take a file of that size now. Nothing was saved; try again later.",
   },
-  // The flat shape of SPEC.md "Automation-platform REST hooks": 404 for the sample, 422 for subscribe.
-  UNKNOWN_TRIGGER: { status: 404, shape: "flat", message: "No trigger has this key." },
+  // SPEC.md "Automation-platform REST hooks": an unknown trigger key is a 200-range status with a flat body.
+  UNKNOWN_TRIGGER: { status: 200, shape: "flat", message: "No trigger has this key." },
 } as const satisfies Record<string, ErrorRow>;
 
 export type ErrorCode = keyof typeof ErrorTable;
@@ -262,8 +262,7 @@ export const Errors = {
   exportNotFound: (message?: string) => fail("EXPORT_NOT_FOUND", message),
   exportVideosNotFound: () => fail("VIDEO_NOT_FOUND", "One or more video IDs not found."),
   deployFailed: () => fail("DEPLOY_FAILED"),
-  /** Answered 404 where the key is a path segment (sample) and 422 where it is a body field (subscribe). */
-  unknownTrigger: (status: 404 | 422) => make(status, "UNKNOWN_TRIGGER", ErrorTable.UNKNOWN_TRIGGER.message, {}, {}),
+  unknownTrigger: () => fail("UNKNOWN_TRIGGER"),
   unknownWorkspace: () => fail("UNKNOWN_WORKSPACE"),
   internal: (requestId: string) => fail("INTERNAL_ERROR", `Something went wrong on our side. Request id: ${requestId}.`, { request_id: requestId }),
 } as const;

@@ -37,8 +37,12 @@ function platformRoutes(deps: Deps, platform: Platform) {
     .get(`${base}/triggers/:key/sample`, ({ auth, params }) => automation.sample(deps, auth.workspaceId, params.key), {
       scope: "webhooks:write",
       params: t.Object({ key: t.String() }),
-      detail: { ...tag, summary: `${PLATFORMS[platform]}: one sample delivery`, description: 'An unknown key answers 404 `{error: "unknown_trigger"}`.' },
-      response: { 200: t.Array(EnvelopeSchema), 404: UnknownTrigger },
+      detail: {
+        ...tag,
+        summary: `${PLATFORMS[platform]}: one sample delivery`,
+        description: 'An array of one delivery. An unknown key answers 200 with the flat body `{error: "unknown_trigger"}` (SPEC.md).',
+      },
+      response: { 200: t.Union([t.Array(EnvelopeSchema), UnknownTrigger]) },
     })
     .post(
       `${base}/subscribe`,
@@ -53,11 +57,12 @@ function platformRoutes(deps: Deps, platform: Platform) {
         detail: {
           ...tag,
           summary: `${PLATFORMS[platform]}: subscribe a REST hook`,
-          description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 422 \`{error: "unknown_trigger"}\`.`,
+          description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 200 with the flat body \`{error: "unknown_trigger"}\` and creates nothing (SPEC.md).`,
         },
         response: {
           201: t.Object({ id: t.Integer(), event: t.String() }),
-          422: t.Union([UnknownTrigger, t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) })]),
+          200: UnknownTrigger,
+          422: t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) }),
         },
       },
     )

@@ -18,7 +18,7 @@ export function triggers() {
 /** An array of one delivery in the live envelope (what the platform shows while a user maps fields). */
 export function sample(deps: Deps, workspaceId: number, key: string): Envelope[] {
   const trigger = findTrigger(key);
-  if (!trigger) throw Errors.unknownTrigger(404);
+  if (!trigger) throw Errors.unknownTrigger();
   return [
     {
       id: crypto.randomUUID(),
@@ -33,7 +33,7 @@ export function sample(deps: Deps, workspaceId: number, key: string): Envelope[]
 /** Subscribe by trigger key only: a normal subscription named `<Platform>: <label>` with its own unreadable secret. */
 export async function subscribe(deps: Deps, workspaceId: number, platform: Platform, input: { target_url: string; event: string }) {
   const trigger: Trigger | undefined = findTrigger(input.event);
-  if (!trigger) throw Errors.unknownTrigger(422);
+  if (!trigger) throw Errors.unknownTrigger();
   const row = await webhooks.createSubscription(
     deps,
     workspaceId,
