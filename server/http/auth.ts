@@ -39,14 +39,14 @@ function ruleFor(deps: Deps, scope: Scope): RateLimitRule {
 }
 
 /**
- * Authenticates, checks the scope and counts the rate limit. On the hot path
- * (a cached token, a store that counts locally) nothing here awaits.
+ * Authenticates, checks the scope and counts the rate limit of the application
+ * API (the events host has its own check, events/http.ts `authorizeEvents`).
+ * On the hot path (a cached token, a store that counts locally) nothing here awaits.
  */
-export async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: Scope, host: "api" | "events"): Promise<Auth> {
+async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: Scope): Promise<Auth> {
   const credential = credentialOf(request.headers);
-  const auth = (credential && deps.tokens.cached(credential, host)) || (await deps.tokens.verify(credential, host));
+  const auth = (credential && deps.tokens.cached(credential, "api")) || (await deps.tokens.verify(credential, "api"));
   if (auth.legacy) {
-    if (host === "events") throw Errors.legacyKeyRefused();
     set.headers.Deprecation = LEGACY_DEPRECATION;
   } else if (!auth.scopes.includes(scope)) {
     throw Errors.insufficientScope(scope);
@@ -70,7 +70,7 @@ export function authPlugin(deps: Deps) {
   return new Elysia().decorate("auth", undefined as unknown as Auth).macro({
     scope: (scope: Scope) => ({
       async transform(context) {
-        (context as { auth: Auth }).auth = await authorize(deps, context.request, context.set, scope, "api");
+        (context as { auth: Auth }).auth = await authorize(deps, context.request, context.set, scope);
       },
     }),
   });

@@ -8,3 +8,27 @@ export const CORS_HEADERS = {
 
 /** A route hook (run before validation) that adds them to the answer. */
 export const withCors = ({ set }: { set: { headers: Record<string, string | number> } }): void => void Object.assign(set.headers, CORS_HEADERS);
+
+/**
+ * CORS of the files customers' pages load from this process (`/media/*` HLS and
+ * posters, `/cdn/*` player bundles): any origin, with what a player reads (ranges,
+ * validators) exposed and load timings visible to the page.
+ */
+export const FILE_CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, ETag",
+  "Timing-Allow-Origin": "*",
+} as const;
+
+/** The answer to their preflight (players send Range and If-None-Match). */
+export function filePreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...FILE_CORS_HEADERS,
+      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Headers": "Range, If-None-Match",
+      "Access-Control-Max-Age": "86400",
+    },
+  });
+}

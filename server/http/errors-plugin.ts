@@ -35,7 +35,7 @@ function unnamedField(error: unknown, request: Request): string {
   return names.length === 1 ? names[0]! : "body";
 }
 
-export function validationFromElysia(all: ValueErrorLike[], unnamed = "body"): ApiError {
+function validationFromElysia(all: ValueErrorLike[], unnamed = "body"): ApiError {
   const errors: Record<string, string[]> = {};
   for (const item of all) {
     const field = fieldOf(item.path, unnamed);

@@ -1,16 +1,9 @@
 /** `GET /admin/v1/ingest/counters`: the operator's view of ingest per minute. */
 import { Elysia, t } from "elysia";
-import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../deps.ts";
-import { Errors, validation } from "../errors.ts";
-import { credentialOf } from "../http/auth.ts";
+import { validation } from "../errors.ts";
+import { assertAdminKey } from "../http/admin-key.ts";
 import { ingestFor } from "./index.ts";
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
@@ -18,9 +11,7 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
   return new Elysia({ name: "frameline.ingest-admin", detail: { tags: ["Operator"] } } as never).get(
     "/admin/v1/ingest/counters",
     async ({ query, request }) => {
-      const credential = credentialOf(request.headers);
-      if (credential === undefined || credential === "") throw Errors.authRequired();
-      if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
+      assertAdminKey(request.headers, adminKey);
       const to = query.to ? new Date(query.to) : new Date(deps.clock.now() + 60_000);
       const from = query.from ? new Date(query.from) : new Date(to.getTime() - 60 * 60_000);
       if (Number.isNaN(from.getTime())) throw validation({ from: ["The from must be an ISO 8601 date-time."] });

@@ -1,18 +1,11 @@
 /** The operator API of CONTRACT.md, guarded by the admin key. */
 import { Elysia, t } from "elysia";
-import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { parseId } from "../../http/params.ts";
 import { ALL_SCOPES, isScope, Scopes } from "../../http/scopes.ts";
-import { credentialOf } from "../../http/auth.ts";
+import { assertAdminKey } from "../../http/admin-key.ts";
 import * as admin from "./service.ts";
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
 const Token = t.Object(
@@ -38,11 +31,7 @@ export function adminModule(deps: Deps, adminKey: string) {
   return (
     new Elysia({ prefix: "/admin/v1", name: "frameline.admin", detail: { tags: ["Operator"] } } as never)
       // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
-      .onTransform(({ request }) => {
-        const credential = credentialOf(request.headers);
-        if (credential === undefined || credential === "") throw Errors.authRequired();
-        if (!sameSecret(credential, adminKey)) throw Errors.invalidToken();
-      })
+      .onTransform(({ request }) => assertAdminKey(request.headers, adminKey))
       .post(
         "/workspaces",
         async ({ body, set }) => {

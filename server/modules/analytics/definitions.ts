@@ -30,7 +30,9 @@
  * time, bounce and retention (the event types and the session key below) are computed at
  * insert time by the materialized view on `player_events` (server/storage/clickhouse/0004_player_events.sql)
  * into `analytics_session_slots` (one row per session per 15-minute slot); the reads in
- * queries.ts combine those rows. The constants here and that SQL must change together.
+ * queries.ts combine those rows. That SQL names the event types of play (`play`), completion
+ * (`ended`, milestone `100`) and watch time (`watched`) itself; the constants below are the
+ * ones the reads in queries.ts use. A definition that changes changes in both.
  * Sessions and devices are told apart by 64-bit hashes of their codes there (a collision
  * among one video's sessions is about a one-in-a-billion event at 200,000 sessions).
  *
@@ -47,7 +49,6 @@
  * is counted once however often it pauses and resumes, so `plays` = distinct sessions
  * with a `play`.
  */
-export const PLAY_EVENT = "play";
 
 /**
  * **Unique play**: a distinct viewer among the plays. The viewer is the session's
@@ -60,15 +61,12 @@ export const PLAY_EVENT = "play";
  * rewatch to the end again does not count twice. `completion_rate` =
  * completion_count / plays (0 when there are no plays), a fraction 0..1 rounded to 4 places.
  */
-export const COMPLETION_EVENT = "ended";
-export const COMPLETION_MILESTONE_PERCENT = 100;
 
 /**
  * **Watch time**: the sum of `watch_seconds` of the `watched` rows of played sessions
  * (time spent watching: a rewatched part counts each time it is watched).
  * `avg_watch_time_s` = watch time / plays, in seconds rounded to 2 places (0 without plays).
  */
-export const WATCHED_EVENTS = ["watched"] as const;
 
 /**
  * **Bounce**: a played session whose watch time is under BOUNCE_MAX_WATCH_S seconds and

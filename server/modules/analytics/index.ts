@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
+import { etagMatches } from "../../http/etag.ts";
 import { parseId } from "../../http/params.ts";
 import { EVENTS_MAX_PER_PAGE, RETENTION_MAX_BUCKETS, SUMMARY_CACHE_SECONDS } from "./definitions.ts";
 import * as analytics from "./service.ts";
@@ -44,15 +45,6 @@ const Summary = t.Object({
   }),
 });
 
-/** Weak comparison of If-None-Match (RFC 9110 13.1.2), `*` included. */
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(",").some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === "*" || trimmed.replace(/^W\//, "") === etag;
-  });
-}
-
 export function analyticsModule(deps: Deps) {
   return new Elysia({ name: "frameline.analytics", detail: { tags: ["Analytics"] } } as never)
     .use(authPlugin(deps))
@@ -62,7 +54,7 @@ export function analyticsModule(deps: Deps) {
         const { body, etag } = await analytics.summary(deps, auth.workspaceId, parseId(params.video), query);
         set.headers["Cache-Control"] = `private, max-age=${SUMMARY_CACHE_SECONDS}`;
         set.headers.ETag = etag;
-        if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+        if (etagMatches(request.headers.get("if-none-match"), etag)) {
           set.status = 304;
           return "";
         }

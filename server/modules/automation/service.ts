@@ -1,12 +1,13 @@
 /** The rules of SPEC.md "Automation-platform REST hooks"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
+import { findWorkspace } from "../admin/service.ts";
 import type { Envelope } from "../webhooks/model.ts";
 import * as webhooks from "../webhooks/service.ts";
 import { findTrigger, PLATFORMS, TRIGGERS, type Platform, type Trigger } from "./catalogue.ts";
 
 export async function me(deps: Deps, workspaceId: number) {
-  const [row]: [{ id: number; name: string; code: string }?] = await deps.sql`SELECT id, name, code FROM workspaces WHERE id = ${workspaceId}`;
+  const row = await findWorkspace(deps.sql, workspaceId);
   if (!row) throw Errors.unknownWorkspace();
   return { workspace_id: row.id, workspace_name: row.name, workspace_code: row.code };
 }

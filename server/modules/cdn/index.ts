@@ -9,6 +9,8 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
+import { etagMatches } from "../../http/etag.ts";
 import { assertBlobKey, type BlobObject } from "../../storage/blob/index.ts";
 import { IMMUTABLE, REVALIDATE } from "../../../compiler/push.ts";
 
@@ -36,8 +38,6 @@ async function gzipOf(key: string, object: BlobObject): Promise<Uint8Array> {
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
-const CORS = { "Access-Control-Allow-Origin": "*", "Timing-Allow-Origin": "*" };
-
 /** Hashed names (core-<hash>.js, chunk-<hash>.js) never change; anything else is revalidated. */
 function cacheControlFor(key: string, stored: string | undefined): string {
   if (stored) return stored;
@@ -46,13 +46,6 @@ function cacheControlFor(key: string, stored: string | undefined): string {
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-}
-
-/** An `If-None-Match` list matches when it is `*` or names the ETag (weak comparison). */
-function matches(ifNoneMatch: string | null, etag: string | undefined): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
-  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
 }
 
 export function cdnModule(deps: Deps) {
@@ -88,14 +81,14 @@ export function cdnModule(deps: Deps) {
     const etag = useGzip ? object.etag!.replace(/"$/, '-gz"') : object.etag;
     if (etag) headers.ETag = etag;
     if (object.lastModified) headers["Last-Modified"] = object.lastModified.toUTCString();
-    if (useGzip && !head && !matches(request.headers.get("if-none-match"), etag)) {
+    if (useGzip && !head && !etagMatches(request.headers.get("if-none-match"), etag)) {
       const body = await gzipOf(key, object);
       return new Response(body as Uint8Array<ArrayBuffer>, {
         status: 200,
         headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) },
       });
     }
-    if (head || matches(request.headers.get("if-none-match"), etag)) {
+    if (head || etagMatches(request.headers.get("if-none-match"), etag)) {
       await object.body.cancel();
       if (head) return new Response(null, { status: 200, headers: useGzip ? headers : { ...headers, "Content-Length": String(object.size) } });
       return new Response(null, { status: 304, headers });
@@ -106,11 +99,5 @@ export function cdnModule(deps: Deps) {
   return new Elysia({ name: "frameline.cdn" })
     .get("/cdn/*", ({ params, request }) => serve(params["*"], request, false), { detail: { hide: true } })
     .head("/cdn/*", ({ params, request }) => serve(params["*"], request, true), { detail: { hide: true } })
-    .options(
-      "/cdn/*",
-      () => new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" } }),
-      {
-        detail: { hide: true },
-      },
-    );
+    .options("/cdn/*", filePreflight, { detail: { hide: true } });
 }

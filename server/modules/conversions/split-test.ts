@@ -10,6 +10,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
+import * as repo from "./repo.ts";
 
 export const MIN_CONVERSIONS = 100;
 const Z_95 = 1.96;
@@ -31,19 +32,11 @@ export function winnerOf(tallies: Tally[]): string | undefined {
 /** Re-checks a split test after a verified sale; declares its winner at most once. */
 export async function decideSplitTest(deps: Deps, workspaceId: number, splitTestId: string, video: { id: number; code: string }): Promise<string | undefined> {
   return deps.sql.begin(async (tx) => {
-    const [decided] = await tx`SELECT 1 FROM split_test_winners WHERE workspace_id = ${workspaceId} AND split_test_id = ${splitTestId}`;
-    if (decided) return undefined;
-    const tallies = await tx<Tally[]>`
-      SELECT split_test_variation_id AS variation, count(*)::int AS conversions FROM conversions
-      WHERE workspace_id = ${workspaceId} AND split_test_id = ${splitTestId}
-        AND verified AND NOT is_test AND session_code IS NOT NULL
-      GROUP BY split_test_variation_id`;
-    const winner = winnerOf([...tallies]);
+    if (await repo.splitTestDecided(tx, workspaceId, splitTestId)) return undefined;
+    const tallies = await repo.tallySplitTest(tx, workspaceId, splitTestId);
+    const winner = winnerOf(tallies);
     if (!winner) return undefined;
-    const inserted = await tx`
-      INSERT INTO split_test_winners (workspace_id, split_test_id, winner_variation_id) VALUES (${workspaceId}, ${splitTestId}, ${winner})
-      ON CONFLICT DO NOTHING RETURNING split_test_id`;
-    if (inserted.length === 0) return undefined;
+    if (!(await repo.insertSplitTestWinner(tx, workspaceId, splitTestId, winner))) return undefined;
     await enqueueEvent(tx, workspaceId, "split_test.winner_declared", {
       split_test_id: splitTestId,
       winner_variation_id: winner,

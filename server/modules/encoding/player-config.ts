@@ -1,5 +1,6 @@
 /** SPEC.md `GET /videos/{video}/config`: what the player needs to size itself. */
 import type { Deps } from "../../deps.ts";
+import { findWorkspace } from "../admin/service.ts";
 import type { MediaState, VideoRow } from "../videos/repo.ts";
 
 export interface OrientationConfig {
@@ -16,7 +17,7 @@ function orientationConfig(media: MediaState | null): OrientationConfig | null {
 }
 
 export async function playerConfig(deps: Pick<Deps, "sql">, row: VideoRow) {
-  const [ws]: [{ code: string }?] = await deps.sql`SELECT code FROM workspaces WHERE id = ${row.workspace_id}`;
+  const ws = await findWorkspace(deps.sql, row.workspace_id);
   return {
     config: {
       workspace_code: ws?.code ?? null,

@@ -1,5 +1,6 @@
 /** The SQL of encode jobs and of the per-orientation media columns of a video. */
 import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { VideoRow } from "../videos/repo.ts";
 
 type Db = Sql | TxSql;
 
@@ -62,10 +63,34 @@ export async function releaseJob(sql: Db, jobId: number, workerId: string): Prom
             WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
 }
 
+export async function findVideoCode(sql: Db, videoId: number): Promise<{ code: string } | undefined> {
+  const [row]: [{ code: string }?] = await sql`SELECT code FROM videos WHERE id = ${videoId}`;
+  return row;
+}
+
 export async function olderSources(sql: Db, job: EncodeJobRow): Promise<string[]> {
   const rows = await sql<{ source_key: string }[]>`
     SELECT source_key FROM encode_jobs WHERE video_id = ${job.video_id} AND orientation = ${job.orientation} AND id < ${job.id}`;
   return rows.map((r) => r.source_key);
+}
+
+/** Replaces the orientation's media state (a new file); a video whose only file is portrait opens in portrait. */
+export async function setMedia(
+  sql: Db,
+  workspaceId: number,
+  videoId: number,
+  orientation: Orientation,
+  media: Record<string, unknown>,
+): Promise<VideoRow | undefined> {
+  const col = mediaColumn(orientation);
+  const other = mediaColumn(orientation === "landscape" ? "portrait" : "landscape");
+  const [row]: [VideoRow?] = await sql`
+    UPDATE videos SET ${sql(col)} = ${sql.json(media as never)}::jsonb,
+      default_orientation = CASE WHEN ${sql(other)} IS NULL THEN ${orientation} ELSE default_orientation END,
+      updated_at = now()
+    WHERE id = ${videoId} AND workspace_id = ${workspaceId}
+    RETURNING *`;
+  return row;
 }
 
 /**

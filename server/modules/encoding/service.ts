@@ -49,16 +49,7 @@ export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | u
     size: h.size,
     source_key: h.sourceKey,
   };
-  const col = repo.mediaColumn(h.orientation);
-  const other = repo.mediaColumn(h.orientation === "landscape" ? "portrait" : "landscape");
-  const [row]: [VideoRow?] = await tx`
-    UPDATE videos SET ${tx(col)} = ${tx.json(media as never)}::jsonb,
-      -- A video whose only file is portrait opens in portrait.
-      default_orientation = CASE WHEN ${tx(other)} IS NULL THEN ${h.orientation} ELSE default_orientation END,
-      updated_at = now()
-    WHERE id = ${h.videoId} AND workspace_id = ${h.workspaceId}
-    RETURNING *`;
-  return row;
+  return repo.setMedia(tx, h.workspaceId, h.videoId, h.orientation, media);
 }
 
 export function wakeEncoder(): void {
@@ -78,7 +69,7 @@ const step = (percent: number): number => Math.min(90, Math.floor(percent / 10) 
 
 export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContext): Promise<"ready" | "error" | "superseded"> {
   const { sql, log } = deps;
-  const [video]: [{ code: string }?] = await sql`SELECT code FROM videos WHERE id = ${job.video_id}`;
+  const video = await repo.findVideoCode(sql, job.video_id);
   if (!video) {
     await repo.finishJob(sql, job.id, ctx.workerId, "failed", "video deleted");
     return "superseded";

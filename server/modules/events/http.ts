@@ -10,7 +10,7 @@ import { Errors } from "../../errors.ts";
 import { consume, consumeNow, type RateLimitRule } from "../../http/rate-limit.ts";
 import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
-import { SingleFlight } from "../viewers/single-flight.ts";
+import { SingleFlight } from "../../lib/single-flight.ts";
 import { withCors } from "../../http/cors.ts";
 
 /**

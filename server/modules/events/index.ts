@@ -16,7 +16,7 @@ import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody 
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 
 /** Anything that is not already a spec error is a write that did not happen: 500 WRITE_FAILED, retry with the same event_id. */
-export function writeFailed(deps: Deps, error: unknown): unknown {
+function writeFailed(deps: Deps, error: unknown): unknown {
   if (error instanceof ApiError) return error;
   deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
   return Errors.eventNotWritten();

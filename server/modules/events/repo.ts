@@ -1,4 +1,5 @@
-/** SQL of custom events: the event-name registry, event_id dedup and leads. */
+/** SQL of custom events: the event-name registry, declared metrics, event_id dedup and leads. */
+import type { Ch } from "../../storage/clickhouse.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 
@@ -22,6 +23,22 @@ export async function registerEventName(sql: Sql, workspaceId: number, name: str
     await tx`INSERT INTO event_names (workspace_id, name) VALUES (${workspaceId}, ${name})`;
     return { ok: true, inUse: n + 1 };
   });
+}
+
+export async function isDeclaredMetric(sql: Sql, workspaceId: number, name: string): Promise<boolean> {
+  const [row] = await sql`SELECT 1 FROM custom_metrics WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+  return row !== undefined;
+}
+
+/** Whether a claim's row reached ClickHouse: the row carries the claim's time (`createdAt`, ClickHouse DateTime64 text). */
+export async function customEventWritten(ch: Ch, workspaceId: number, eventId: string, createdAt: string): Promise<boolean> {
+  const result = await ch.query({
+    query: `SELECT count() AS n FROM events
+            WHERE workspace_id = {w:UInt64} AND event_type = 'custom' AND event_id = {e:String} AND created_at = {t:DateTime64(3, 'UTC')}`,
+    query_params: { w: workspaceId, e: eventId, t: createdAt },
+    format: "JSONEachRow",
+  });
+  return Number(((await result.json()) as { n: string | number }[])[0]?.n ?? 0) > 0;
 }
 
 export interface DedupRow {

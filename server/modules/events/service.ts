@@ -8,8 +8,8 @@ import { Errors, fail } from "../../errors.ts";
 import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
 import { normaliseEventName } from "../admin/service.ts";
 import * as viewers from "../viewers/service.ts";
-import { SingleFlight } from "../viewers/single-flight.ts";
-import { Group } from "../viewers/group.ts";
+import { SingleFlight } from "../../lib/single-flight.ts";
+import { Group } from "../../lib/group.ts";
 import { hex, identityKeys, IDENTITY_FIELDS, normaliseEmail, type IdentityInput } from "./identity.ts";
 import type { CustomEventReply } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -41,7 +41,7 @@ const namesCache = new WeakMap<Deps, Map<number, Set<string>>>();
 const nameFlights = new SingleFlight<void>();
 
 /** SPEC.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
-export async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
+async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
   if (namesCache.get(deps)?.get(workspaceId)?.has(name)) return;
   // One registration per workspace at a time in this process; a burst of a new name is one transaction.
   return nameFlights
@@ -154,7 +154,8 @@ async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer):
   if (!claim.claimed) {
     const { prior } = claim;
     // A repeat is answered as the first was only once the first is written: the claim alone proves nothing.
-    if (prior.written || (await rowWritten(deps, workspaceId, eventId, prior.created_at))) {
+    // Whether the claim's row reached ClickHouse is asked only for repeats, which are rare.
+    if (prior.written || (await repo.customEventWritten(deps.ch, workspaceId, eventId, chTime(prior.created_at.getTime())))) {
       return { answer: { event: prior.event, attributed: prior.attributed, matchedBy: prior.matched_by }, deduplicated: true };
     }
     if (now - prior.created_at.getTime() < STALE_CLAIM_MS) {
@@ -179,20 +180,6 @@ function claims(deps: Deps) {
   let group = claimGroups.get(deps);
   if (!group) claimGroups.set(deps, (group = new Group((items) => repo.claimEventIds(deps.sql, items))));
   return group;
-}
-
-/**
- * Whether a claim's row reached ClickHouse (the row carries the claim's time).
- * Asked only for repeats, which are rare; the first request pays nothing for it.
- */
-async function rowWritten(deps: Deps, workspaceId: number, eventId: string, claimedAt: Date): Promise<boolean> {
-  const result = await deps.ch.query({
-    query: `SELECT count() AS n FROM events
-            WHERE workspace_id = {w:UInt64} AND event_type = 'custom' AND event_id = {e:String} AND created_at = {t:DateTime64(3, 'UTC')}`,
-    query_params: { w: workspaceId, e: eventId, t: chTime(claimedAt.getTime()) },
-    format: "JSONEachRow",
-  });
-  return Number(((await result.json()) as { n: string | number }[])[0]?.n ?? 0) > 0;
 }
 
 async function write(deps: Deps, { workspaceId, input, resolution, now, source, properties, identity, event }: PendingEvent): Promise<void> {
@@ -239,8 +226,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
 
 /** Browser path (SPEC.md "Custom events", browser): the name must be declared as a custom metric. */
 export async function isDeclaredMetric(deps: Deps, workspaceId: number, name: string): Promise<boolean> {
-  const [row] = await deps.sql`SELECT 1 FROM custom_metrics WHERE workspace_id = ${workspaceId} AND name = ${name}`;
-  return row !== undefined;
+  return repo.isDeclaredMetric(deps.sql, workspaceId, name);
 }
 
 export async function sweepEventDedup(deps: Deps): Promise<number> {

@@ -4,17 +4,8 @@ import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import type { Sql, TxSql } from "../../storage/postgres.ts";
-
-interface FolderRow {
-  id: number;
-  parent_id: number | null;
-  name: string;
-  color: string | null;
-  created_at: Date;
-  updated_at: Date;
-  videos_count?: number;
-}
+import * as repo from "./repo.ts";
+import type { FolderRow } from "./repo.ts";
 
 const Folder = t.Object({
   id: t.Integer(),
@@ -42,36 +33,17 @@ function toFolder(row: FolderRow) {
   };
 }
 
-async function insertFolder(sql: Sql | TxSql, workspaceId: number, input: typeof CreateFolderBody.static): Promise<FolderRow> {
-  const [row]: [FolderRow?] = await sql`
-    INSERT INTO folders (workspace_id, parent_id, name, color)
-    SELECT ${workspaceId}, ${input.parent_id ?? null}, ${input.name}, ${input.color ?? null}
-    WHERE ${input.parent_id ?? null}::bigint IS NULL
-       OR EXISTS (SELECT 1 FROM folders WHERE workspace_id = ${workspaceId} AND id = ${input.parent_id ?? null})
-    RETURNING id, parent_id, name, color, created_at, updated_at`;
-  if (!row) throw Errors.folderNotFound();
-  return row;
-}
-
-async function listFolders(sql: Sql, workspaceId: number): Promise<FolderRow[]> {
-  return [
-    ...(await sql<FolderRow[]>`
-      SELECT f.id, f.parent_id, f.name, f.color, f.created_at, f.updated_at,
-             (SELECT count(*)::int FROM videos v WHERE v.folder_id = f.id) AS videos_count
-      FROM folders f WHERE f.workspace_id = ${workspaceId} ORDER BY f.id`),
-  ];
-}
-
 export function foldersModule(deps: Deps) {
   return new Elysia({ name: "frameline.folders" })
     .use(authPlugin(deps))
     .post(
       "/folders",
       ({ auth, body, request, set }) =>
-        idempotent(deps, { auth, request, set }, body, async () => ({
-          status: 201,
-          body: { folder: toFolder(await insertFolder(deps.sql, auth.workspaceId, body)) },
-        })),
+        idempotent(deps, { auth, request, set }, body, async () => {
+          const row = await repo.insertFolder(deps.sql, auth.workspaceId, body);
+          if (!row) throw Errors.folderNotFound();
+          return { status: 201, body: { folder: toFolder(row) } };
+        }),
       {
         scope: "videos:write",
         body: CreateFolderBody,
@@ -86,7 +58,7 @@ export function foldersModule(deps: Deps) {
     .get(
       "/folders",
       async ({ auth }) => ({
-        folders: (await listFolders(deps.sql, auth.workspaceId)).map((row) => ({ ...toFolder(row), videos_count: row.videos_count ?? 0 })),
+        folders: (await repo.listFolders(deps.sql, auth.workspaceId)).map((row) => ({ ...toFolder(row), videos_count: row.videos_count ?? 0 })),
       }),
       {
         scope: "videos:read",

@@ -6,13 +6,10 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
+import { etagMatches } from "../../http/etag.ts";
 import { BlobError, BlobErrorCode, type ByteRange } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../encoding/keys.ts";
-
-const CORS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges, ETag",
-};
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n`; undefined for anything else (served whole, as RFC 9110 allows). */
 export function parseRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
@@ -55,7 +52,7 @@ export function mediaModule(deps: Deps) {
       };
       if (info.etag) headers.ETag = info.etag;
       if (info.lastModified) headers["Last-Modified"] = info.lastModified.toUTCString();
-      if (info.etag && request.headers.get("if-none-match") === info.etag) return new Response(null, { status: 304, headers });
+      if (etagMatches(request.headers.get("if-none-match"), info.etag)) return new Response(null, { status: 304, headers });
       const range = parseRange(request.headers.get("range"), info.size);
       if (range === "unsatisfiable") {
         return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${info.size}` } });
@@ -83,18 +80,5 @@ export function mediaModule(deps: Deps) {
   return new Elysia({ name: "frameline.media", detail: { tags: ["Media"], hide: true } } as never)
     .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
     .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
-    .options(
-      "/media/*",
-      () =>
-        new Response(null, {
-          status: 204,
-          headers: {
-            ...CORS,
-            "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-            "Access-Control-Allow-Headers": "Range, If-None-Match",
-            "Access-Control-Max-Age": "86400",
-          },
-        }),
-      { detail: { hide: true } },
-    );
+    .options("/media/*", filePreflight, { detail: { hide: true } });
 }

@@ -236,7 +236,6 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
 
 export const GROUP_NAMES = OPTION_GROUPS.map((g) => g.name);
 export const COPIED_GROUPS = OPTION_GROUPS.filter((g) => g.copied).map((g) => g.name);
-export const READ_ONLY_GROUPS = OPTION_GROUPS.filter((g) => !g.apiWritable).map((g) => g.name);
 export const API_WRITABLE_GROUPS = OPTION_GROUPS.filter((g) => g.apiWritable).map((g) => g.name);
 
 export type Settings = Record<string, Record<string, unknown>>;

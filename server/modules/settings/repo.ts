@@ -24,6 +24,10 @@ export async function lockVideo(tx: TxSql, workspaceId: number, id: number): Pro
   return row;
 }
 
+export async function videoExists(sql: Db, workspaceId: number, id: number): Promise<boolean> {
+  return (await sql`SELECT 1 FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id}`).length > 0;
+}
+
 export async function writeLiveSettings(sql: Db, workspaceId: number, id: number, settings: Settings): Promise<VideoRow> {
   const [row]: [VideoRow?] = await sql`
     UPDATE videos SET settings = ${sql.json(settings as never)}, updated_at = now()
@@ -36,11 +40,6 @@ export async function saveDraft(sql: Db, videoId: number, settings: Settings): P
   await sql`
     INSERT INTO video_drafts (video_id, settings) VALUES (${videoId}, ${sql.json(settings as never)})
     ON CONFLICT (video_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`;
-}
-
-export async function findDraft(sql: Db, videoId: number): Promise<Settings | undefined> {
-  const [row]: [{ settings: Settings }?] = await sql`SELECT settings FROM video_drafts WHERE video_id = ${videoId}`;
-  return row?.settings;
 }
 
 export async function deleteDraft(sql: Db, videoId: number): Promise<void> {

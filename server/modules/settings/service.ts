@@ -20,13 +20,6 @@ import { assertValidSettings } from "./validation.ts";
 export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
 
-/**
- * Rule 7 names an AI-segment settings cache cleared after a deploy. This
- * service keeps no such cache (every read goes to Postgres), so the hook has
- * nothing to clear; it is the one place a future cache must be invalidated.
- */
-export async function clearSegmentCache(_workspaceId: number, _videoId: number): Promise<void> {}
-
 /** Rules 1-5: merge over the live settings, validate, store as the pending draft. */
 export async function saveDraft(deps: Deps, workspaceId: number, videoId: number, payload: Record<string, unknown>): Promise<Settings> {
   return deps.sql.begin(async (tx) => {
@@ -98,7 +91,14 @@ async function inDeployTransaction<T>(deps: Deps, videoId: number, work: (tx: Tx
   }
 }
 
-/** Rules 6-8: merge over LIVE settings, compile, push, snapshot, drop the draft, fire the event. */
+/**
+ * Rules 6-8: merge over LIVE settings, compile, push, snapshot, drop the draft, fire the event.
+ * Rule 7's order holds by construction: the version is written only after the push succeeded,
+ * and `video.settings.deployed` goes into the outbox in the same transaction, so it is sent
+ * only once the version is live. The settings caches rule 7 clears are this process's video
+ * row cache, evicted when the transaction ends (`inDeployTransaction`), and other processes'
+ * copies, evicted by the videos trigger's NOTIFY; there is no other settings cache to clear.
+ */
 export async function deploy(
   deps: Deps,
   workspaceId: number,
@@ -106,7 +106,7 @@ export async function deploy(
   payload: Record<string, unknown>,
 ): Promise<{ video: VideoRow; version: DeployVersionRow }> {
   const label = typeof payload._version_label === "string" ? payload._version_label : null;
-  const result = await inDeployTransaction(deps, videoId, async (tx, track) => {
+  return inDeployTransaction(deps, videoId, async (tx, track) => {
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const merged = mergeSettings(row.settings, payload);
@@ -117,26 +117,21 @@ export async function deploy(
     await enqueueEvent(tx, workspaceId, LifecycleEvents.settingsDeployed, { video_id: row.id, version_id: live.version.id });
     return live;
   });
-  await clearSegmentCache(workspaceId, videoId);
-  return result;
 }
 
 /** Rule 9: the snapshot back wholesale, recompiled, as a new version; no event. */
 export async function restore(deps: Deps, workspaceId: number, videoId: number, versionId: number): Promise<{ video: VideoRow; version: DeployVersionRow }> {
-  const result = await inDeployTransaction(deps, videoId, async (tx, track) => {
+  return inDeployTransaction(deps, videoId, async (tx, track) => {
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const chosen = await repo.findVersion(tx, workspaceId, videoId, versionId);
     if (!chosen) throw Errors.modelNotFound(VERSION_MODEL, versionId);
     return goLive(deps, tx, track, row, chosen.settings_snapshot, `Restored from version ${chosen.id}`);
   });
-  await clearSegmentCache(workspaceId, videoId);
-  return result;
 }
 
 export async function listDeploys(deps: Deps, workspaceId: number, videoId: number, page: number) {
-  const row = await deps.sql`SELECT 1 FROM videos WHERE workspace_id = ${workspaceId} AND id = ${videoId}`;
-  if (row.length === 0) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
+  if (!(await repo.videoExists(deps.sql, workspaceId, videoId))) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
   const { rows, total } = await repo.listVersions(deps.sql, workspaceId, videoId, DEPLOYS_PER_PAGE, (page - 1) * DEPLOYS_PER_PAGE);
   return { rows, total, page, perPage: DEPLOYS_PER_PAGE };
 }

@@ -7,9 +7,9 @@
  */
 import type { Deps } from "../../deps.ts";
 import type { Sql } from "../../storage/postgres.ts";
-import { TtlCache } from "./cache.ts";
+import { TtlCache } from "../../lib/ttl-cache.ts";
 import * as repo from "./repo.ts";
-import { SingleFlight } from "./single-flight.ts";
+import { SingleFlight } from "../../lib/single-flight.ts";
 
 export const KeyKinds = {
   device: "device",

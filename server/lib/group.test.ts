@@ -1,6 +1,6 @@
 /** Group commit of small Postgres statements: one statement at a time, the next one takes everything that waited. */
 import { expect, test } from "bun:test";
-import { Group } from "../../server/modules/viewers/group.ts";
+import { Group } from "./group.ts";
 
 test("calls arriving while a statement runs all go into the next one; each caller gets its own result", async () => {
   const batches: number[][] = [];
