@@ -1,6 +1,9 @@
 /**
  * Everything a request or job needs from the outside world, built once per
- * process from a `Config` and passed down (DESIGN.md "Config is read once").
+ * process from a `Config` and passed down (DESIGN.md "Config is read once"):
+ * the engines and the per-process state (batchers, caches, wake-ups), built
+ * here rather than in module scope so that `close()` stops all of it in one
+ * written order and two apps in one process never share a cache.
  */
 import { join } from "node:path";
 import { mkdir } from "node:fs/promises";
@@ -13,6 +16,11 @@ import { createFsBlobStore, createS3BlobStore, type BlobStore } from "./storage/
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
 import { RowCache } from "./storage/row-cache.ts";
 import { batchedRateLimitStore, memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
+import { createIngest, type Ingest } from "./ingest/index.ts";
+import { Signal } from "./lib/signal.ts";
+import { ViewerCaches } from "./modules/viewers/service.ts";
+import { CustomEventState } from "./modules/events/service.ts";
+import type { SummaryCache } from "./modules/analytics/service.ts";
 
 /** A backstop only: every write evicts at once. */
 const VIDEO_CACHE_TTL_MS = 5_000;
@@ -45,8 +53,23 @@ export interface Deps {
    * after their commit; other processes hear the videos trigger's NOTIFY.
    */
   videoCache: RowCache<unknown>;
+  /** Group commit of event rows into ClickHouse; drained by `close()` before the engines go. */
+  ingest: Ingest;
+  /** Known workspaces, videos, sessions and viewer keys (only caches: Postgres is the truth). */
+  viewers: ViewerCaches;
+  /** Registered event names, event_id claims and writes in flight. */
+  customEvents: CustomEventState;
+  /** Analytics summaries, each computed at most once a minute. */
+  summaries: SummaryCache;
+  /** In-process wake-ups of the job runners: work queued here starts at once; other processes poll. */
+  wake: { encoder: Signal; exports: Signal };
   /** True when this process owns the only copy of its state (PGlite, chDB). */
   embedded: boolean;
+  /**
+   * Stops everything, in this order: the ingest batchers drain (every acknowledged row
+   * is written), listeners and the rate-limit store close, then the engines this call
+   * started (Postgres pool, embedded PGlite, ClickHouse). Engines passed in are left open.
+   */
   close(): Promise<void>;
 }
 
@@ -89,19 +112,22 @@ function createBlobs(config: Config): Blobs {
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const log = overrides.log ?? createLog(config.logLevel);
   const clock = overrides.clock ?? systemClock;
-  const closers: (() => Promise<void>)[] = [];
+  const engines: (() => Promise<void>)[] = [];
+  const listeners: (() => Promise<void>)[] = [];
   await mkdir(config.dataDir, { recursive: true });
 
   let sql = overrides.sql;
   if (!sql) {
     let url = config.databaseUrl;
+    let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
     if (!url) {
-      const embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"), (message) => log.error("embedded Postgres stopped", { error: message }));
-      closers.push(embedded.stop);
+      embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"), (message) => log.error("embedded Postgres stopped", { error: message }));
       url = embedded.url;
     }
     const own = connectPostgres(url);
-    closers.unshift(() => own.end({ timeout: 5 }));
+    // The pool before the database it talks to.
+    engines.push(() => own.end({ timeout: 5 }));
+    if (embedded) engines.push(embedded.stop);
     await migrate(own);
     sql = own;
   }
@@ -109,7 +135,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   let ch = overrides.ch;
   if (!ch) {
     const own = await connectClickHouse({ url: config.clickhouseUrl, embeddedPath: join(config.dataDir, "clickhouse") });
-    closers.unshift(() => own.close());
+    engines.push(() => own.close());
     await migrateClickHouse(own);
     ch = own;
   }
@@ -118,20 +144,25 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const videoCache = new RowCache<unknown>(VIDEO_CACHE_TTL_MS);
   if (config.databaseUrl) {
     // Embedded mode is one process: its own writers evict, nobody else writes.
-    closers.unshift(await listenForRevocations(sql, tokens));
+    listeners.push(await listenForRevocations(sql, tokens));
     const sub = await sql.listen(
       VIDEO_CHANGED_CHANNEL,
       (id) => videoCache.evict(Number(id)),
       () => videoCache.clear(),
     );
-    closers.unshift(() => sub.unlisten());
+    listeners.push(() => sub.unlisten());
   }
 
   let rateLimits: RateLimitStore;
   if (config.redisUrl) rateLimits = batchedRateLimitStore(await redisRateLimitStore(config.redisUrl));
   else if (config.databaseUrl) rateLimits = batchedRateLimitStore(postgresRateLimitStore(sql));
   else rateLimits = memoryRateLimitStore();
-  closers.unshift(async () => rateLimits.close?.());
+  listeners.push(async () => rateLimits.close?.());
+
+  const ingest = createIngest({ ch, config, clock, log });
+  const now = () => clock.now();
+  let closing: Promise<void> | undefined;
+  const step = (close: () => Promise<void>) => close().catch((error) => log.warn("close failed", { error: String(error) }));
 
   return {
     config,
@@ -143,9 +174,19 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     tokens,
     rateLimits,
     videoCache,
+    ingest,
+    viewers: new ViewerCaches(now),
+    customEvents: new CustomEventState(sql),
+    summaries: new Map(),
+    wake: { encoder: new Signal(), exports: new Signal() },
     embedded: !config.databaseUrl,
-    async close() {
-      for (const close of closers) await close().catch((error) => log.warn("close failed", { error: String(error) }));
+    close() {
+      closing ??= (async () => {
+        await step(() => ingest.stop());
+        for (const close of listeners) await step(close);
+        for (const close of engines) await step(close);
+      })();
+      return closing;
     },
   };
 }

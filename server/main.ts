@@ -1,16 +1,14 @@
-/** Boot only: loadConfig(process.env) → createDeps → createApp(deps).listen. */
+/** Boot only: loadConfig(process.env) → createRuntime (deps, workers) → createApp(deps).listen. */
 import { loadConfig } from "./config.ts";
-import { createDeps } from "./deps.ts";
 import { createApp } from "./app.ts";
 import { ensureDefaultWorkspace, resolveAdminKey } from "./bootstrap.ts";
-import { startWorkers } from "./workers/index.ts";
-import { stopIngest } from "./ingest/index.ts";
+import { createRuntime } from "./runtime.ts";
 
 const config = loadConfig(process.env);
-const deps = await createDeps(config);
+const runtime = await createRuntime(config, { workers: config.inProcessWorkers });
+const { deps } = runtime;
 const adminKey = await resolveAdminKey(config);
 const firstStart = await ensureDefaultWorkspace(deps);
-const stopWorkers = config.inProcessWorkers ? startWorkers(deps) : async () => {};
 // Bun's development mode (on unless NODE_ENV=production) renders its own error pages and costs
 // about a sixth of the CPU of a small request; the errors plugin answers every error in the spec's shape.
 const app = createApp(deps, { adminKey: adminKey.key }).listen({
@@ -44,10 +42,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   deps.log.info("shutting down", { signal });
+  // No new requests first; then workers, ingest and engines, in runtime.ts's order.
   await app.stop();
-  await stopWorkers();
-  await stopIngest(deps);
-  await deps.close();
+  await runtime.close();
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

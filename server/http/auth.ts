@@ -26,16 +26,14 @@ export function credentialOf(headers: Headers): string | undefined {
 
 type SetHeaders = { headers: Record<string, string | number> };
 
-const rules = new WeakMap<Deps["config"], { read: RateLimitRule; write: RateLimitRule }>();
+type Rules = Record<(typeof Scopes)[Scope]["kind"], RateLimitRule>;
 
-function ruleFor(deps: Deps, scope: Scope): RateLimitRule {
-  let pair = rules.get(deps.config);
-  if (!pair) {
-    const { readsPerMinute, writesPerMinute } = deps.config.limits;
-    pair = { read: { name: "reads", limit: readsPerMinute, windowMs: 60_000 }, write: { name: "writes", limit: writesPerMinute, windowMs: 60_000 } };
-    rules.set(deps.config, pair);
-  }
-  return pair[Scopes[scope].kind];
+/** SPEC.md "Limits": reads and writes per minute per token. */
+function rulesOf(limits: Deps["config"]["limits"]): Rules {
+  return {
+    read: { name: "reads", limit: limits.readsPerMinute, windowMs: 60_000 },
+    write: { name: "writes", limit: limits.writesPerMinute, windowMs: 60_000 },
+  };
 }
 
 /**
@@ -43,7 +41,7 @@ function ruleFor(deps: Deps, scope: Scope): RateLimitRule {
  * API (the events host has its own check, events/http.ts `authorizeEvents`).
  * On the hot path (a cached token, a store that counts locally) nothing here awaits.
  */
-async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: Scope): Promise<Auth> {
+async function authorize(deps: Deps, rules: Rules, request: Request, set: SetHeaders, scope: Scope): Promise<Auth> {
   const credential = credentialOf(request.headers);
   const auth = (credential && deps.tokens.cached(credential, "api")) || (await deps.tokens.verify(credential, "api"));
   if (auth.legacy) {
@@ -51,7 +49,7 @@ async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: S
   } else if (!auth.scopes.includes(scope)) {
     throw Errors.insufficientScope(scope);
   }
-  const rule = ruleFor(deps, scope);
+  const rule = rules[Scopes[scope].kind];
   try {
     const now = deps.clock.now();
     const { headers } = consumeNow(deps.rateLimits, auth.rateKey, rule, now) ?? (await consume(deps.rateLimits, auth.rateKey, rule, now));
@@ -64,13 +62,14 @@ async function authorize(deps: Deps, request: Request, set: SetHeaders, scope: S
 }
 
 export function authPlugin(deps: Deps) {
+  const rules = rulesOf(deps.config.limits);
   // Authenticated in `transform`, which runs before body/query validation: a call
   // without a valid token gets the spec's 401, never a 422 describing the route.
   // `auth` is a decorator the transform fills in, which costs less per request than a resolve step.
   return new Elysia().decorate("auth", undefined as unknown as Auth).macro({
     scope: (scope: Scope) => ({
       async transform(context) {
-        (context as { auth: Auth }).auth = await authorize(deps, context.request, context.set, scope);
+        (context as { auth: Auth }).auth = await authorize(deps, rules, context.request, context.set, scope);
       },
     }),
   });

@@ -10,6 +10,7 @@
 import type { Sql } from "../storage/postgres.ts";
 import type { Clock } from "../deps.ts";
 import { Errors } from "../errors.ts";
+import { SingleFlight } from "../lib/single-flight.ts";
 import { isScope, type Scope } from "./scopes.ts";
 import { LEGACY_KEY_PREFIX, TOKEN_PREFIX, sha256Hex } from "./tokens.ts";
 
@@ -36,6 +37,8 @@ const MAX_ENTRIES = 50_000;
 
 export class TokenVerifier {
   private readonly cache = new Map<string, Entry>();
+  /** A cold burst with one token is one lookup, not hundreds. */
+  private readonly lookups = new SingleFlight<Entry | undefined>();
 
   constructor(
     private readonly sql: Sql,
@@ -49,7 +52,7 @@ export class TokenVerifier {
     const now = this.clock.now();
     const hit = this.cached(credential, host, now);
     if (hit) return hit;
-    const entry = await this.lookup(sha256Hex(credential), credential.startsWith(LEGACY_KEY_PREFIX), now);
+    const entry = await this.lookups.run(credential, () => this.lookup(sha256Hex(credential), credential.startsWith(LEGACY_KEY_PREFIX), now));
     if (!entry) throw Errors.invalidToken();
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(credential, entry);

@@ -3,7 +3,6 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { validation } from "../errors.ts";
 import { assertAdminKey } from "../http/admin-key.ts";
-import { ingestFor } from "./index.ts";
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
@@ -17,7 +16,7 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
       if (Number.isNaN(from.getTime())) throw validation({ from: ["The from must be an ISO 8601 date-time."] });
       if (Number.isNaN(to.getTime())) throw validation({ to: ["The to must be an ISO 8601 date-time."] });
       // This process's counts of the current minute are written first, so the read is up to date.
-      await ingestFor(deps).counters.flush();
+      await deps.ingest.counters.flush();
       const result = await deps.ch.query({
         query: `SELECT formatDateTime(minute, '%Y-%m-%dT%H:%i:00Z') AS at, path, outcome, reason, toUInt64(sum(count)) AS total
                 FROM ingest_counters WHERE minute >= toDateTime({from:UInt32}) AND minute < toDateTime({to:UInt32})

@@ -2,10 +2,13 @@
  * The ingest pipeline of one process: a batcher per ClickHouse table (player
  * events go to `player_events`, which feeds `events` and the analytics view;
  * custom events and conversions go to `events`) and the ingest counters. Built
- * lazily per `Deps` and drained by `stopIngest` before the engines close
- * (server/main.ts), so SIGTERM loses nothing acknowledged.
+ * once by `createDeps` (`deps.ingest`) and drained by `deps.close()` before the
+ * engines close, so SIGTERM loses nothing acknowledged.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Clock } from "../deps.ts";
+import type { Log } from "../log.ts";
+import type { Ch } from "../storage/clickhouse.ts";
 import { Batcher } from "./batcher.ts";
 import { IngestCounters, type CounterRow } from "./counters.ts";
 
@@ -34,15 +37,13 @@ export interface Ingest {
   /** The player's events (0004_player_events.sql): land in `events` and keep the analytics slots. */
   playerEvents: Batcher<EventRow>;
   counters: IngestCounters;
+  /** Drains every batcher; a row added afterwards is refused (500 WRITE_FAILED), never dropped. */
   stop(): Promise<void>;
 }
 
-const pipelines = new WeakMap<Deps, Ingest>();
 const COUNTER_FLUSH_MS = 10_000;
 
-export function ingestFor(deps: Deps): Ingest {
-  let ingest = pipelines.get(deps);
-  if (ingest) return ingest;
+export function createIngest(deps: { ch: Ch; config: Pick<Config, "ingest">; clock: Clock; log: Log }): Ingest {
   const options = deps.config.ingest;
   const events = new Batcher<EventRow>(deps.ch, "events", options);
   const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", options);
@@ -51,7 +52,7 @@ export function ingestFor(deps: Deps): Ingest {
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
   timer.unref?.();
   let stopping: Promise<void> | undefined;
-  ingest = {
+  return {
     events,
     playerEvents,
     counters,
@@ -65,14 +66,6 @@ export function ingestFor(deps: Deps): Ingest {
       return stopping;
     },
   };
-  pipelines.set(deps, ingest);
-  return ingest;
-}
-
-/** Drains every batcher of this process; call before `deps.close()`. */
-export async function stopIngest(deps: Deps): Promise<void> {
-  // The stopped pipeline stays registered: a late request gets a refusal (500 WRITE_FAILED), not a fresh batcher.
-  await pipelines.get(deps)?.stop();
 }
 
 let lastMs = NaN;

@@ -5,8 +5,9 @@
  */
 import { hostname } from "node:os";
 import { videoChanged, type Deps } from "../deps.ts";
-import { encodeJob, encoderSignal } from "../modules/encoding/service.ts";
+import { encodeJob, unaddressedWakeUps } from "../modules/encoding/service.ts";
 import * as repo from "../modules/encoding/repo.ts";
+import { listen } from "../lib/signal.ts";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -25,32 +26,9 @@ export function startEncoder(deps: Deps, opts: EncoderOptions = {}): () => Promi
   const graceMs = opts.graceMs ?? 10_000;
   const stopping = new AbortController();
   const inFlight = new Map<number, AbortController>();
-  let wake: (() => void) | undefined;
   // A job queued while every slot is busy claiming must not wait for the next poll.
-  let queuedMeanwhile = false;
-  const onJob = () => {
-    queuedMeanwhile = true;
-    wake?.();
-  };
-  encoderSignal.addEventListener("job", onJob);
-
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      if (queuedMeanwhile) {
-        queuedMeanwhile = false;
-        return resolve();
-      }
-      const timer = setTimeout(done, pollMs);
-      function done() {
-        clearTimeout(timer);
-        stopping.signal.removeEventListener("abort", done);
-        if (wake === done) wake = undefined;
-        queuedMeanwhile = false;
-        resolve();
-      }
-      wake = done;
-      stopping.signal.addEventListener("abort", done, { once: true });
-    });
+  const listener = listen(deps.wake.encoder, unaddressedWakeUps);
+  const idle = () => listener.wait(pollMs, stopping.signal);
 
   const loop = async (slot: number) => {
     const workerId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}:${slot}`;
@@ -95,7 +73,7 @@ export function startEncoder(deps: Deps, opts: EncoderOptions = {}): () => Promi
 
   const loops = Array.from({ length: concurrency }, (_, i) => loop(i));
   return async () => {
-    encoderSignal.removeEventListener("job", onJob);
+    listener.close();
     stopping.abort();
     const all = Promise.all(loops);
     const timer = setTimeout(() => inFlight.forEach((c) => c.abort(new Error("encoder stopping"))), graceMs);

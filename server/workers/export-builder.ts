@@ -4,7 +4,7 @@
  * FOR UPDATE SKIP LOCKED. Stopping waits for the export being built (drain).
  */
 import type { Deps } from "../deps.ts";
-import { onExportQueued, processNextExport, sweepExpiredExports } from "../modules/exports/service.ts";
+import { processNextExport, sweepExpiredExports } from "../modules/exports/service.ts";
 
 export interface ExportBuilderOptions {
   /** How often to look for work when nothing woke the builder. */
@@ -17,30 +17,10 @@ export function startExportBuilder(deps: Deps, opts: ExportBuilderOptions = {}):
   const pollMs = opts.pollMs ?? 2_000;
   const sweepEveryMs = opts.sweepEveryMs ?? 10 * 60_000;
   let stopping = false;
-  let wake: (() => void) | undefined;
-  // An export queued while the builder is busy (not sleeping) must not wait for the next poll.
-  let queuedMeanwhile = false;
   let lastSweep = 0;
-  const unsubscribe = onExportQueued(deps, () => {
-    queuedMeanwhile = true;
-    wake?.();
-  });
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (queuedMeanwhile) {
-        queuedMeanwhile = false;
-        return resolve();
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        queuedMeanwhile = false;
-        resolve();
-      }
-      wake = done;
-    });
+  // An export queued while the builder is busy (not sleeping) must not wait for the next poll.
+  const listener = deps.wake.exports.listen();
+  const sleep = (ms: number) => listener.wait(ms);
 
   const loop = (async () => {
     while (!stopping) {
@@ -61,8 +41,7 @@ export function startExportBuilder(deps: Deps, opts: ExportBuilderOptions = {}):
 
   return async () => {
     stopping = true;
-    unsubscribe();
-    wake?.();
+    listener.close();
     await loop;
   };
 }

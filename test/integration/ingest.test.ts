@@ -7,7 +7,7 @@ import { getEngines } from "../helpers/engines.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createDeps } from "../../server/deps.ts";
 import { createApp } from "../../server/app.ts";
-import { ingestFor, stopIngest, type EventRow } from "../../server/ingest/index.ts";
+import type { EventRow } from "../../server/ingest/index.ts";
 import { Batcher } from "../../server/ingest/batcher.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -72,7 +72,7 @@ describe("group commit", () => {
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
     expect(await countWhere("properties['batch'] = {b:String}", { b: batch })).toBe(400);
     expect(inserts).toBeLessThan(100);
-    await stopIngest(deps);
+    await deps.close();
   }, 60_000);
 
   test("an idle batcher sends at once; rows that waited for a busy INSERT go together after the gathering pause", async () => {
@@ -137,14 +137,14 @@ describe("group commit", () => {
     );
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: "WRITE_FAILED" });
-    await stopIngest(deps);
+    await deps.close();
     await dead.close();
     const retry = await t.call("POST", "/v1/event", { token: ws.token, body: JSON.parse(body) });
     expect(retry.status).toBe(202);
     expect(await countWhere("event_id = {e:String}", { e: eventId })).toBe(1);
   }, 30_000);
 
-  test("stopIngest drains: it resolves only when every waiting row is written, then refuses new ones with 500", async () => {
+  test("close() drains ingest: it resolves only when every waiting row is written, then refuses new ones with 500", async () => {
     const engines = await getEngines();
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -171,9 +171,9 @@ describe("group commit", () => {
     const answers = [post(0)];
     for (let i = 0; i < 50 && inserts === 0; i++) await Bun.sleep(10);
     for (let i = 1; i < 20; i++) answers.push(post(i));
-    for (let i = 0; i < 50 && ingestFor(deps).events.backlog < 19; i++) await Bun.sleep(10);
+    for (let i = 0; i < 50 && deps.ingest.events.backlog < 19; i++) await Bun.sleep(10);
     let drained = false;
-    const stopping = stopIngest(deps).then(() => (drained = true));
+    const stopping = deps.close().then(() => (drained = true));
     await Bun.sleep(100);
     expect(drained).toBe(false);
     expect(await countWhere("properties['batch'] = {b:String}", { b: batch })).toBe(0);
@@ -220,8 +220,8 @@ describe("tables", () => {
       viewer_id: 0,
       ...extra,
     });
-    await ingestFor(t.deps).playerEvents.add([row("play"), row("watched", { video_time: 5, watch_seconds: 20 })]);
-    await ingestFor(t.deps).events.add([row("custom", { event: "signup" })]);
+    await t.deps.ingest.playerEvents.add([row("play"), row("watched", { video_time: 5, watch_seconds: 20 })]);
+    await t.deps.ingest.events.add([row("custom", { event: "signup" })]);
     expect(await countWhere("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session })).toBe(3);
     const slots = (await (
       await t.deps.ch.query({

@@ -107,15 +107,12 @@ interface CachedSummary {
   value: Promise<{ body: SummaryBody; etag: string }>;
 }
 
-/** Per process, per deps: a cache is only a cache (DESIGN.md §1), so other processes may compute their own. */
-const caches = new WeakMap<Deps, Map<string, CachedSummary>>();
+/**
+ * Summaries of this process by query (`deps.summaries`, built by createDeps): a cache
+ * is only a cache (DESIGN.md §1), so other processes may compute their own.
+ */
+export type SummaryCache = Map<string, CachedSummary>;
 const MAX_CACHED = 10_000;
-
-function cacheOf(deps: Deps): Map<string, CachedSummary> {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
-  return cache;
-}
 
 function evict(cache: Map<string, CachedSummary>, now: number): void {
   if (cache.size < MAX_CACHED) return;
@@ -135,7 +132,7 @@ export async function summary(deps: Deps, workspaceId: number, videoId: number |
   const video = await videoOf(deps, workspaceId, videoId);
   const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
   const key = `${workspaceId}:${video.id}:${w.from}:${w.to}:${w.tz}`;
-  const cache = cacheOf(deps);
+  const cache = deps.summaries;
   const now = deps.clock.now();
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.value;

@@ -19,9 +19,9 @@ const MAX_GZIP_BYTES = 4 * 1024 * 1024;
 const GZIP_CACHE_ENTRIES = 256;
 
 /** Compressed bodies by `<key> <etag>`; insertion order makes it a small LRU. */
-const gzipped = new Map<string, Uint8Array>();
+type GzipCache = Map<string, Uint8Array>;
 
-async function gzipOf(key: string, object: BlobObject): Promise<Uint8Array> {
+async function gzipOf(gzipped: GzipCache, key: string, object: BlobObject): Promise<Uint8Array> {
   const id = `${key} ${object.etag}`;
   const hit = gzipped.get(id);
   if (hit) {
@@ -49,6 +49,7 @@ function notFound(): Response {
 }
 
 export function cdnModule(deps: Deps) {
+  const gzipped: GzipCache = new Map();
   const open = async (key: string): Promise<BlobObject | undefined> => {
     try {
       return await deps.blobs.cdnA.get(key);
@@ -82,7 +83,7 @@ export function cdnModule(deps: Deps) {
     if (etag) headers.ETag = etag;
     if (object.lastModified) headers["Last-Modified"] = object.lastModified.toUTCString();
     if (useGzip && !head && !etagMatches(request.headers.get("if-none-match"), etag)) {
-      const body = await gzipOf(key, object);
+      const body = await gzipOf(gzipped, key, object);
       return new Response(body as Uint8Array<ArrayBuffer>, {
         status: 200,
         headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) },

@@ -7,7 +7,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
-import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
+import { chTime, type EventRow } from "../../ingest/index.ts";
 import { e164, hex, normaliseEmail } from "../events/identity.ts";
 import * as viewers from "../viewers/service.ts";
 import type { BrowserConversionBody, ConversionBody } from "./model.ts";
@@ -109,7 +109,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   );
   const eventMissing = row.event_written_at === null;
   if (eventMissing) {
-    await ingestFor(deps).events.add([conversionEvent(workspaceId, row)]);
+    await deps.ingest.events.add([conversionEvent(workspaceId, row)]);
     await repo.markEventWritten(deps.sql, row.id);
   }
   if (newlyVerified && row.split_test_id && row.session_code && !row.is_test) {

@@ -6,6 +6,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { videoChanged, type Deps } from "../../deps.ts";
+import { Signal } from "../../lib/signal.ts";
 import { publishVideo } from "../../../compiler/index.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
@@ -18,9 +19,6 @@ import * as repo from "./repo.ts";
 import type { EncodeJobRow, Orientation } from "./repo.ts";
 
 export { MediaError };
-
-/** In-process wake-up so a fresh job starts at once; other processes poll. */
-export const encoderSignal = new EventTarget();
 
 export interface HandOff {
   workspaceId: number;
@@ -52,9 +50,17 @@ export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | u
   return repo.setMedia(tx, h.workspaceId, h.videoId, h.orientation, media);
 }
 
-export function wakeEncoder(): void {
-  encoderSignal.dispatchEvent(new Event("job"));
+/** Wakes this process's encoders after a job was queued (`deps.wake.encoder`); other processes poll. */
+export function wakeEncoder(deps?: Pick<Deps, "wake">): void {
+  if (deps) deps.wake.encoder.notify();
+  else unaddressedWakeUps.notify();
 }
+
+/**
+ * Wake-ups sent without deps (uploads/service.ts calls `wakeEncoder()` so far):
+ * every encoder of the process hears them too. Gone once every caller passes deps.
+ */
+export const unaddressedWakeUps = new Signal();
 
 export interface EncodeContext {
   workerId: string;

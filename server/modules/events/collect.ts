@@ -18,7 +18,7 @@
  * pause, seek, watched (heartbeat), startup, rebuffer and error are analytics only.
  */
 import type { Deps } from "../../deps.ts";
-import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
+import { chTime, type EventRow } from "../../ingest/index.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
@@ -50,7 +50,7 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
   const now = deps.clock.now();
   const rows: EventRow[] = [];
   for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now));
-  await ingestFor(deps).playerEvents.add(rows);
+  await deps.ingest.playerEvents.add(rows);
 
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
   const webhooks = body.events.filter((e) => PLAYER_WEBHOOKS[e.type]);

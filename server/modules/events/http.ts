@@ -10,7 +10,6 @@ import { Errors } from "../../errors.ts";
 import { consume, consumeNow, type RateLimitRule } from "../../http/rate-limit.ts";
 import type { Scope } from "../../http/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
-import { SingleFlight } from "../../lib/single-flight.ts";
 import { withCors } from "../../http/cors.ts";
 
 /**
@@ -48,14 +47,9 @@ export function parseTextJson({ request, contentType }: { request: Request; cont
  * The application API's 60 writes/min per token do not apply here; the events
  * host has its own limits (600/min per workspace, 120/min per IP).
  */
-const verifications = new SingleFlight<Auth>();
-
 export async function authorizeEvents(deps: Deps, credential: string | undefined, scope: Scope): Promise<Auth> {
-  // A cached token answers without I/O; a cold burst with one token is one lookup, not hundreds.
-  const cached = credential ? deps.tokens.cached(credential, "events") : undefined;
-  const auth =
-    cached ??
-    (credential ? await verifications.run(credential, () => deps.tokens.verify(credential, "events")) : await deps.tokens.verify(credential, "events"));
+  // A cached token answers without I/O (the verifier collapses a cold burst's lookups into one).
+  const auth = (credential && deps.tokens.cached(credential, "events")) || (await deps.tokens.verify(credential, "events"));
   if (auth.legacy) throw Errors.legacyKeyRefused();
   if (!auth.scopes.includes(scope)) throw Errors.insufficientScope(scope);
   return auth;

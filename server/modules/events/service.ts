@@ -4,8 +4,9 @@
  * answer only once it is written. Never a conversion, never revenue.
  */
 import type { Deps } from "../../deps.ts";
+import type { Sql } from "../../storage/postgres.ts";
 import { Errors, fail } from "../../errors.ts";
-import { chTime, ingestFor, type EventRow } from "../../ingest/index.ts";
+import { chTime, type EventRow } from "../../ingest/index.ts";
 import { normaliseEventName } from "../admin/service.ts";
 import * as viewers from "../viewers/service.ts";
 import { SingleFlight } from "../../lib/single-flight.ts";
@@ -37,23 +38,37 @@ export interface Recorded {
  */
 const STALE_CLAIM_MS = 30_000;
 
-const namesCache = new WeakMap<Deps, Map<number, Set<string>>>();
-const nameFlights = new SingleFlight<void>();
+type ClaimResult = { claimed: true } | { claimed: false; prior: repo.DedupRow };
+
+/** This process's custom-event state (`deps.customEvents`, built by createDeps). */
+export class CustomEventState {
+  /** Names known to be registered, per workspace (the cap itself is enforced in Postgres). */
+  readonly names = new Map<number, Set<string>>();
+  /** One name registration per workspace at a time: a burst of a new name is one transaction. */
+  readonly nameFlights = new SingleFlight<void>();
+  /** Writes in flight by `<workspace>:<event_id>`: a repeat in this process waits for the first's answer. */
+  readonly inFlight = new Map<string, Promise<Recorded>>();
+  /** event_id claims go to Postgres in groups: one statement per few milliseconds, not one per event. */
+  readonly claims: Group<repo.ClaimItem, ClaimResult>;
+
+  constructor(sql: Sql) {
+    this.claims = new Group((items) => repo.claimEventIds(sql, items));
+  }
+}
 
 /** SPEC.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
 async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
-  if (namesCache.get(deps)?.get(workspaceId)?.has(name)) return;
-  // One registration per workspace at a time in this process; a burst of a new name is one transaction.
-  return nameFlights
+  const state = deps.customEvents;
+  if (state.names.get(workspaceId)?.has(name)) return;
+  return state.nameFlights
     .run(`${workspaceId}`, () => registerName(deps, workspaceId, name))
     .then(() => {
-      if (!namesCache.get(deps)?.get(workspaceId)?.has(name)) return ensureEventName(deps, workspaceId, name);
+      if (!state.names.get(workspaceId)?.has(name)) return ensureEventName(deps, workspaceId, name);
     });
 }
 
 async function registerName(deps: Deps, workspaceId: number, name: string): Promise<void> {
-  let perWorkspace = namesCache.get(deps);
-  if (!perWorkspace) namesCache.set(deps, (perWorkspace = new Map()));
+  const perWorkspace = deps.customEvents.names;
   let names = perWorkspace.get(workspaceId);
   if (names?.has(name)) return;
   if (!names) {
@@ -115,6 +130,7 @@ export async function recordCustomEvent(deps: Deps, workspaceId: number, input: 
   if (input.event_id !== undefined) {
     // A repeat while the first is still being written waits for its answer (same process); otherwise Postgres decides.
     const flightKey = `${workspaceId}:${input.event_id}`;
+    const { inFlight } = deps.customEvents;
     const running = inFlight.get(flightKey);
     if (running) {
       const first = await running;
@@ -145,12 +161,11 @@ interface PendingEvent {
 }
 
 type Answer = { event: string; attributed: boolean; matchedBy: string | null };
-const inFlight = new Map<string, Promise<Recorded>>();
 
 async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer): Promise<{ answer: Answer; deduplicated: boolean }> {
   const { workspaceId, now } = pending;
   const eventId = pending.input.event_id!;
-  const claim = await claims(deps).add({ workspaceId, eventId, answer, now });
+  const claim = await deps.customEvents.claims.add({ workspaceId, eventId, answer, now });
   if (!claim.claimed) {
     const { prior } = claim;
     // A repeat is answered as the first was only once the first is written: the claim alone proves nothing.
@@ -171,15 +186,6 @@ async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer):
     throw error;
   }
   return { answer, deduplicated: false };
-}
-
-const claimGroups = new WeakMap<Deps, Group<repo.ClaimItem, { claimed: true } | { claimed: false; prior: repo.DedupRow }>>();
-
-/** event_id claims go to Postgres in groups: one statement per few milliseconds, not one per event. */
-function claims(deps: Deps) {
-  let group = claimGroups.get(deps);
-  if (!group) claimGroups.set(deps, (group = new Group((items) => repo.claimEventIds(deps.sql, items))));
-  return group;
 }
 
 async function write(deps: Deps, { workspaceId, input, resolution, now, source, properties, identity, event }: PendingEvent): Promise<void> {
@@ -221,7 +227,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
     created_at: chTime(now),
     viewer_id: resolution?.viewerId ?? 0,
   };
-  await ingestFor(deps).events.add([row]);
+  await deps.ingest.events.add([row]);
 }
 
 /** Browser path (SPEC.md "Custom events", browser): the name must be declared as a custom metric. */

@@ -21,16 +21,6 @@ export const MAX_ATTEMPTS = 3;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", json: "application/json" };
 
-/** In-process wake-ups, so a builder in this process starts at once instead of at its next poll. */
-const wakers = new WeakMap<Deps, Set<() => void>>();
-
-export function onExportQueued(deps: Deps, wake: () => void): () => void {
-  let set = wakers.get(deps);
-  if (!set) wakers.set(deps, (set = new Set()));
-  set.add(wake);
-  return () => set.delete(wake);
-}
-
 export function downloadUrl(deps: Deps, row: Pick<ExportRow, "public_id">): string {
   return `${deps.config.publicUrl}/api/v1/exports/${row.public_id}/download`;
 }
@@ -54,7 +44,8 @@ export async function createExport(deps: Deps, workspaceId: number, body: Create
     created_at: new Date(now),
     expires_at: new Date(now + EXPORT_RETENTION_DAYS * DAY_MS),
   });
-  for (const wake of wakers.get(deps) ?? []) wake();
+  // A builder in this process starts at once instead of at its next poll.
+  deps.wake.exports.notify();
   return { export_id: row.public_id, status: "pending" };
 }
 

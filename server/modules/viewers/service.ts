@@ -1,7 +1,8 @@
 /**
  * Known viewers (SPEC.md "Viewer identity"): player sessions and devices become
  * viewers in Postgres; devices, profiles, identity hashes and external ids link
- * to them. Everything read on the hot path is cached in memory per process.
+ * to them. Everything read on the hot path is cached in memory per process
+ * (`deps.viewers`, built by createDeps).
  * Positive answers live long (links never move); "unknown" lives 30 seconds,
  * so a session another process just created is seen soon.
  */
@@ -41,63 +42,61 @@ const HIT_TTL = 10 * 60_000;
 const MISS_TTL = 30_000;
 const MISS = -1;
 
-interface Caches {
-  workspaces: TtlCache<number>;
-  videos: TtlCache<{ id: number; code: string } | null>;
-  sessions: TtlCache<repo.SessionRow | null>;
-  keys: TtlCache<number>;
-}
+/** This process's known viewers, and the lookups and writes in flight (a burst is one statement). */
+export class ViewerCaches {
+  readonly workspaces: TtlCache<number>;
+  readonly videos: TtlCache<{ id: number; code: string } | null>;
+  readonly sessions: TtlCache<repo.SessionRow | null>;
+  readonly keys: TtlCache<number>;
+  readonly lookups = new SingleFlight<unknown>();
+  readonly writes = new SingleFlight<unknown>();
 
-const perDeps = new WeakMap<Deps, Caches>();
-const lookups = new SingleFlight<unknown>();
-const writes = new SingleFlight<unknown>();
-
-function caches(deps: Deps): Caches {
-  let c = perDeps.get(deps);
-  if (!c) {
-    const now = () => deps.clock.now();
-    c = { workspaces: new TtlCache(10_000, now), videos: new TtlCache(50_000, now), sessions: new TtlCache(200_000, now), keys: new TtlCache(200_000, now) };
-    perDeps.set(deps, c);
+  constructor(now: () => number) {
+    this.workspaces = new TtlCache(10_000, now);
+    this.videos = new TtlCache(50_000, now);
+    this.sessions = new TtlCache(200_000, now);
+    this.keys = new TtlCache(200_000, now);
   }
-  return c;
 }
 
 export async function workspaceIdByCode(deps: Deps, code: string): Promise<number | undefined> {
-  const c = caches(deps).workspaces;
+  const c = deps.viewers.workspaces;
   const hit = c.get(code);
   if (hit !== undefined) return hit === MISS ? undefined : hit;
-  const id = (await lookups.run(`w:${code}`, () => repo.findWorkspaceIdByCode(deps.sql, code))) as number | undefined;
+  const id = (await deps.viewers.lookups.run(`w:${code}`, () => repo.findWorkspaceIdByCode(deps.sql, code))) as number | undefined;
   c.set(code, id ?? MISS, id === undefined ? MISS_TTL : HIT_TTL);
   return id;
 }
 
 /** A video of this workspace by code; cached a minute (a deleted video stops resolving soon after). */
 export async function videoByCode(deps: Deps, workspaceId: number, code: string): Promise<{ id: number; code: string } | undefined> {
-  const c = caches(deps).videos;
+  const c = deps.viewers.videos;
   const cacheKey = `${workspaceId}:${code}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit ?? undefined;
-  const video = (await lookups.run(`v:${cacheKey}`, () => repo.findVideoByCode(deps.sql, workspaceId, code))) as { id: number; code: string } | undefined;
+  const video = (await deps.viewers.lookups.run(`v:${cacheKey}`, () => repo.findVideoByCode(deps.sql, workspaceId, code))) as
+    | { id: number; code: string }
+    | undefined;
   c.set(cacheKey, video ?? null, video ? 60_000 : MISS_TTL);
   return video;
 }
 
 export async function findSession(deps: Deps, workspaceId: number, sessionCode: string): Promise<repo.SessionRow | undefined> {
-  const c = caches(deps).sessions;
+  const c = deps.viewers.sessions;
   const cacheKey = `${workspaceId}:${sessionCode}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit ?? undefined;
-  const row = (await lookups.run(`s:${cacheKey}`, () => repo.findSession(deps.sql, workspaceId, sessionCode))) as repo.SessionRow | undefined;
+  const row = (await deps.viewers.lookups.run(`s:${cacheKey}`, () => repo.findSession(deps.sql, workspaceId, sessionCode))) as repo.SessionRow | undefined;
   c.set(cacheKey, row ?? null, row ? HIT_TTL : MISS_TTL);
   return row;
 }
 
 async function findKey(deps: Deps, workspaceId: number, kind: string, key: string): Promise<number | undefined> {
-  const c = caches(deps).keys;
+  const c = deps.viewers.keys;
   const cacheKey = `${workspaceId}:${kind}:${key}`;
   const hit = c.get(cacheKey);
   if (hit !== undefined) return hit === MISS ? undefined : hit;
-  const viewerId = (await lookups.run(`k:${cacheKey}`, () => repo.findKey(deps.sql, workspaceId, kind, key))) as number | undefined;
+  const viewerId = (await deps.viewers.lookups.run(`k:${cacheKey}`, () => repo.findKey(deps.sql, workspaceId, kind, key))) as number | undefined;
   c.set(cacheKey, viewerId ?? MISS, viewerId === undefined ? MISS_TTL : HIT_TTL);
   return viewerId;
 }
@@ -111,14 +110,14 @@ export async function touchSession(
   workspaceId: number,
   s: { sessionCode: string; deviceId?: string; profileId?: string; video: { id: number; code: string } },
 ): Promise<number> {
-  const c = caches(deps);
+  const c = deps.viewers;
   const cacheKey = `${workspaceId}:${s.sessionCode}`;
   const known = c.sessions.get(cacheKey);
   let viewerId: number;
   if (known && known.video_id === s.video.id && (known.device_id ?? undefined) === s.deviceId) {
     viewerId = known.viewer_id;
   } else {
-    viewerId = (await writes.run(`s:${cacheKey}:${s.video.id}`, () =>
+    viewerId = (await deps.viewers.writes.run(`s:${cacheKey}:${s.video.id}`, () =>
       repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code }),
     )) as number;
     c.sessions.set(
@@ -136,10 +135,10 @@ export async function touchSession(
 
 /** Links keys not yet known to this viewer (an identify). Keys already linked elsewhere stay put. */
 export async function linkKeys(deps: Deps, workspaceId: number, viewerId: number, keys: ViewerKey[]): Promise<void> {
-  const c = caches(deps).keys;
+  const c = deps.viewers.keys;
   const fresh = keys.filter((k) => c.get(`${workspaceId}:${k.kind}:${k.key}`) === undefined || c.get(`${workspaceId}:${k.kind}:${k.key}`) === MISS);
   if (fresh.length === 0) return;
-  await writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () =>
+  await deps.viewers.writes.run(`k:${workspaceId}:${viewerId}:${fresh.map((k) => `${k.kind}=${k.key}`).join("|")}`, () =>
     repo.linkKeys(deps.sql, workspaceId, viewerId, fresh),
   );
   // Re-read so the cache holds the viewer that actually owns each key.
