@@ -1,18 +1,26 @@
-/** Starts every background worker this process runs; returns their stop function. */
+/** Starts every background worker this process runs; returns their stop function (each drains what it runs). */
 import type { Deps } from "../deps.ts";
-import { coreSweeps, startSweeper } from "./sweeper.ts";
-import { startEncoder } from "./encoder.ts";
-import { startUploadSweeper } from "./upload-sweeper.ts";
+import { sweepIdempotencyKeys } from "../http/idempotency.ts";
 import { sweepEventDedup } from "../modules/events/service.ts";
-import { startWebhookDeliverer } from "./webhook-deliverer.ts";
+import { sweepExpiredExports } from "../modules/exports/service.ts";
+import { sweepExpiredUploads } from "../modules/uploads/service.ts";
+import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
+import { startSweeper } from "./sweeper.ts";
+import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 
 export function startWorkers(deps: Deps): () => Promise<void> {
   const stops = [
-    startSweeper(deps, { ...coreSweeps, event_dedup: sweepEventDedup }),
+    startSweeper(deps, {
+      idempotency_keys: sweepIdempotencyKeys,
+      event_dedup: sweepEventDedup,
+      // SPEC.md "Upload session": 24 hours after init its chunks are discarded.
+      upload_sessions: sweepExpiredUploads,
+      // Exports past their retention go, file first.
+      exports: sweepExpiredExports,
+    }),
     startWebhookDeliverer(deps),
     startEncoder(deps),
-    startUploadSweeper(deps),
     startExportBuilder(deps),
   ];
   return async () => {

@@ -21,6 +21,7 @@ import type { Deps } from "../deps.ts";
 import type { Envelope } from "../modules/webhooks/model.ts";
 import * as repo from "../modules/webhooks/repo.ts";
 import { attemptDelivery, ATTEMPT_TIMEOUT_MS, type AttemptResult } from "../modules/webhooks/send.ts";
+import { startLoop, type Loop } from "./runner.ts";
 
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
@@ -72,9 +73,7 @@ export class WebhookDeliverer {
   private readonly random: () => number;
   private readonly inflight = new Set<Promise<void>>();
   private outcomes: Outcome[] = [];
-  private stopped = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
+  private loop: Loop | undefined;
   private lastPrune = 0;
 
   constructor(
@@ -224,42 +223,32 @@ export class WebhookDeliverer {
     return total;
   }
 
-  /** Starts the background loop; `stop()` ends it after the attempts in flight finish and are recorded. */
+  /**
+   * Starts the background loop (runner.ts `startLoop`); `stop()` ends it after the
+   * attempts in flight finish and are recorded.
+   */
   start(): this {
-    this.loop ??= this.run();
+    this.loop ??= startLoop(
+      this.deps.log,
+      { name: "webhook deliverer", pollMs: this.pollMs },
+      () => this.round(),
+      () => this.drain(),
+    );
     return this;
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let claimed = 0;
-      let fannedOut = 0;
-      try {
-        ({ claimed, fannedOut } = await this.fill());
-        await this.settle();
-        await this.flush();
-        await this.maybePrune();
-      } catch (error) {
-        this.deps.log.warn("webhook deliverer round failed", { error: String(error) });
-        await this.sleep(this.pollMs);
-        continue;
-      }
-      // Events nobody subscribed to are taken without sleeping, so a backlog drains at full speed.
-      if (claimed === 0 && fannedOut === 0 && this.inflight.size === 0) await this.sleep(this.pollMs);
-    }
-    await Promise.allSettled([...this.inflight]);
-    await this.flush().catch((error) => this.deps.log.warn("webhook deliverer final flush failed", { error: String(error) }));
+  /** One round; true while there is work, so a backlog drains without sleeping (events nobody subscribed to included). */
+  private async round(): Promise<boolean> {
+    const { claimed, fannedOut } = await this.fill();
+    await this.settle();
+    await this.flush();
+    await this.maybePrune();
+    return claimed > 0 || fannedOut > 0 || this.inflight.size > 0;
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
+  private async drain(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+    await this.flush().catch((error) => this.deps.log.warn("webhook deliverer final flush failed", { error: String(error) }));
   }
 
   private async maybePrune(): Promise<void> {
@@ -271,9 +260,7 @@ export class WebhookDeliverer {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
+    await this.loop?.stop();
     this.loop = undefined;
   }
 }

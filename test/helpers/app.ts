@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "../../server/config.ts";
 import { createDeps, type Deps, type Clock } from "../../server/deps.ts";
 import { createFsBlobStore } from "../../server/storage/blob/index.ts";
 import { ALL_SCOPES, type Scope } from "../../server/http/scopes.ts";
+import type { Sql } from "../../server/storage/postgres.ts";
 import { getEngines } from "./engines.ts";
 
 export const BASE = "http://127.0.0.1:8080";
@@ -42,6 +43,8 @@ export interface TestResponse {
 export interface TestAppOptions {
   config?: Partial<Config>;
   clock?: Clock;
+  /** Another database than the run's shared one (a test that must see only its own rows). */
+  sql?: Sql;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -49,7 +52,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config: Config = { ...loadConfig({ DATA_DIR: engines.tmp, PUBLIC_URL: BASE, LOG_LEVEL: "error" }), ...options.config };
   const dir = await mkdtemp(join(engines.tmp, "blobs-"));
   const deps = await createDeps(config, {
-    sql: engines.sql,
+    sql: options.sql ?? engines.sql,
     ch: engines.ch,
     clock: options.clock,
     blobs: {

@@ -32,17 +32,21 @@ export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" 
   return row!;
 }
 
-/** Takes the oldest queued job, or a running one whose worker stopped renewing its lease. */
-export async function claimJob(sql: Db, workerId: string, leaseSeconds: number): Promise<EncodeJobRow | undefined> {
-  const [row]: [EncodeJobRow?] = await sql`
-    UPDATE encode_jobs SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
-           locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-    WHERE id = (
-      SELECT id FROM encode_jobs
-      WHERE state = 'queued' OR (state = 'running' AND locked_until < now())
-      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-    RETURNING *`;
-  return row;
+/**
+ * Takes the oldest due jobs: queued ones (a retried job's `locked_until` holds it
+ * back until then) and running ones whose worker stopped renewing its lease.
+ */
+export async function claimJobs(sql: Db, workerId: string, limit: number, leaseSeconds: number): Promise<EncodeJobRow[]> {
+  return [
+    ...(await sql<EncodeJobRow[]>`
+      UPDATE encode_jobs SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
+             locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+      WHERE id IN (
+        SELECT id FROM encode_jobs
+        WHERE (state = 'queued' AND (locked_until IS NULL OR locked_until <= now())) OR (state = 'running' AND locked_until < now())
+        ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING *`),
+  ];
 }
 
 /** False when the job is no longer ours (superseded, video deleted, lease taken over). */
@@ -57,9 +61,10 @@ export async function finishJob(sql: Db, jobId: number, workerId: string, state:
             WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
 }
 
-/** Hands a job back to the queue (worker stopping, or a failure worth retrying). */
-export async function releaseJob(sql: Db, jobId: number, workerId: string): Promise<void> {
-  await sql`UPDATE encode_jobs SET state = 'queued', locked_by = NULL, locked_until = NULL, updated_at = now()
+/** Hands a job back to the queue, due again in `delaySeconds` (a worker stopping, or a failure worth retrying). */
+export async function releaseJob(sql: Db, jobId: number, workerId: string, delaySeconds = 0, error: string | null = null): Promise<void> {
+  await sql`UPDATE encode_jobs SET state = 'queued', locked_by = NULL, error = COALESCE(${error}, error), updated_at = now(),
+              locked_until = CASE WHEN ${delaySeconds}::float8 > 0 THEN now() + make_interval(secs => ${delaySeconds}::float8) END
             WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
 }
 

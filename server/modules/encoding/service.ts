@@ -64,10 +64,8 @@ export const unaddressedWakeUps = new Signal();
 
 export interface EncodeContext {
   workerId: string;
+  /** Aborted when the job is no longer ours (the runner keeps its lease) or the worker stops. */
   signal: AbortSignal;
-  /** Called when the job turns out not to be ours any more (lease renewal failed). */
-  onLost: () => void;
-  leaseSeconds: number;
 }
 
 /** Steps of 10 (SPEC.md: `progress` moves in steps); 100 only when ready. */
@@ -80,15 +78,6 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     await repo.finishJob(sql, job.id, ctx.workerId, "failed", "video deleted");
     return "superseded";
   }
-  const heartbeat = setInterval(
-    () => {
-      repo.renewLease(sql, job.id, ctx.workerId, ctx.leaseSeconds).then(
-        (ours) => ours || ctx.onLost(),
-        (error) => log.warn("lease renewal failed", { job: job.id, error: String(error) }),
-      );
-    },
-    (ctx.leaseSeconds * 1000) / 3,
-  );
   const work = await mkdtemp(join(tmpdir(), `frameline-encode-${job.id}-`));
   try {
     const input = join(work, "source");
@@ -154,7 +143,6 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     videoChanged(deps, job.video_id);
     return "error";
   } finally {
-    clearInterval(heartbeat);
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -59,25 +59,30 @@ export async function videosOf(sql: Db, workspaceId: number, ids: number[]): Pro
 }
 
 /**
- * Takes the oldest export waiting to be built, or one whose builder's lease ran out
- * (it crashed), and leases it to this worker. SKIP LOCKED lets many workers share the queue.
+ * Takes the oldest exports waiting to be built (a retried one's `locked_until` holds it
+ * back until then), or ones whose builder's lease ran out (it crashed), and leases them.
+ * SKIP LOCKED lets many workers share the queue; `attempts` fences a stale builder out.
  */
-export async function claimNext(sql: Sql, now: Date, leaseUntil: Date): Promise<ExportRow | undefined> {
-  const [row]: [ExportRow?] = await sql`
-    UPDATE exports SET status = 'processing', attempts = attempts + 1, locked_until = ${leaseUntil}, updated_at = ${now}
-    WHERE id = (
-      SELECT id FROM exports
-      WHERE (status = 'pending' OR (status = 'processing' AND locked_until < ${now})) AND expires_at > ${now}
-      ORDER BY created_at, id
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING ${COLUMNS(sql)}`;
-  return row;
+export async function claimExports(sql: Sql, now: Date, leaseUntil: Date, limit: number): Promise<ExportRow[]> {
+  return [
+    ...(await sql<ExportRow[]>`
+      UPDATE exports SET status = 'processing', attempts = attempts + 1, locked_until = ${leaseUntil}, updated_at = ${now}
+      WHERE id IN (
+        SELECT id FROM exports
+        WHERE ((status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})) OR (status = 'processing' AND locked_until < ${now}))
+          AND expires_at > ${now}
+        ORDER BY created_at, id
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING ${COLUMNS(sql)}`),
+  ];
 }
 
-export async function extendLease(sql: Sql, id: number, attempts: number, leaseUntil: Date): Promise<void> {
-  await sql`UPDATE exports SET locked_until = ${leaseUntil} WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}`;
+/** False when the attempt is no longer current (another builder took the export over). */
+export async function extendLease(sql: Sql, id: number, attempts: number, leaseUntil: Date): Promise<boolean> {
+  const rows = await sql`UPDATE exports SET locked_until = ${leaseUntil} WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts} RETURNING id`;
+  return rows.length > 0;
 }
 
 /** Only the worker holding the current attempt may finish it (a stale one after a lease loss may not). */
@@ -95,12 +100,21 @@ export async function markReady(
   return rows.length > 0;
 }
 
-/** A failed attempt goes back to pending until `final`, then reads `failed`. */
-export async function markAttemptFailed(sql: Sql, id: number, attempts: number, error: string, at: Date, final: boolean): Promise<void> {
+/**
+ * A failed attempt goes back to pending, due again at `retryAt` (null: at once), or
+ * with `retryAt` undefined reads `failed`.
+ */
+export async function markAttemptFailed(sql: Sql, id: number, attempts: number, error: string, at: Date, retryAt: Date | null | undefined): Promise<void> {
+  const final = retryAt === undefined;
   await sql`
-    UPDATE exports SET status = ${final ? "failed" : "pending"}, error = ${error}, locked_until = NULL, updated_at = ${at},
+    UPDATE exports SET status = ${final ? "failed" : "pending"}, error = ${error}, locked_until = ${retryAt ?? null}, updated_at = ${at},
       finished_at = ${final ? at : null}
     WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}`;
+}
+
+/** Back to pending at once, its error untouched (the builder is stopping). */
+export async function releaseExport(sql: Sql, id: number, attempts: number, at: Date): Promise<void> {
+  await sql`UPDATE exports SET status = 'pending', locked_until = NULL, updated_at = ${at} WHERE id = ${id} AND status = 'processing' AND attempts = ${attempts}`;
 }
 
 export async function listExpired(sql: Sql, now: Date, limit = 500): Promise<{ id: number; blob_key: string | null }[]> {

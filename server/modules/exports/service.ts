@@ -14,10 +14,6 @@ import * as repo from "./repo.ts";
 import type { ExportRow } from "./repo.ts";
 
 const DAY_MS = 86_400_000;
-/** A builder holds an export this long without a heartbeat before another may take it over. */
-export const LEASE_MS = 5 * 60_000;
-/** Attempts before an export reads `failed`. */
-export const MAX_ATTEMPTS = 3;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", json: "application/json" };
 
@@ -189,33 +185,6 @@ export async function buildExport(deps: Deps, row: ExportRow, sliceRows = SLICE_
   const stream = toStream(encode(row.format, EXPORT_COLUMNS[row.type], rowsOf(deps, row, sliceRows), counted));
   const info = await deps.blobs.media.put(key, stream, { contentType: CONTENT_TYPES[row.format], cacheControl: "private, no-store" });
   return { blobKey: key, rowCount: counted.rows, byteSize: info.size };
-}
-
-/**
- * Claims one export and builds it: pending → processing → ready, or back to pending
- * after a failed attempt and `failed` after MAX_ATTEMPTS. Returns false when nothing was waiting.
- */
-export async function processNextExport(deps: Deps, opts: { sliceRows?: number } = {}): Promise<boolean> {
-  const now = deps.clock.now();
-  const row = await repo.claimNext(deps.sql, new Date(now), new Date(now + LEASE_MS));
-  if (!row) return false;
-  const heartbeat = setInterval(() => {
-    repo.extendLease(deps.sql, row.id, row.attempts, new Date(deps.clock.now() + LEASE_MS)).catch(() => {});
-  }, LEASE_MS / 3);
-  heartbeat.unref?.();
-  try {
-    const built = await buildExport(deps, row, opts.sliceRows);
-    const finished = await repo.markReady(deps.sql, row.id, row.attempts, { ...built, at: new Date(deps.clock.now()) });
-    if (!finished) deps.log.warn("export finished after losing its lease", { export_id: row.public_id });
-    else deps.log.info("export ready", { export_id: row.public_id, rows: built.rowCount, bytes: built.byteSize });
-  } catch (error) {
-    const final = row.attempts >= MAX_ATTEMPTS;
-    deps.log.warn("export attempt failed", { export_id: row.public_id, attempt: row.attempts, final, error: String(error) });
-    await repo.markAttemptFailed(deps.sql, row.id, row.attempts, String(error).slice(0, 1000), new Date(deps.clock.now()), final);
-  } finally {
-    clearInterval(heartbeat);
-  }
-  return true;
 }
 
 /** Removes exports past their retention, file first so no row points at a missing file. */
