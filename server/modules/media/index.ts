@@ -8,24 +8,9 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
 import { etagMatches } from "../../http/etag.ts";
-import { BlobError, BlobErrorCode, type ByteRange } from "../../storage/blob/index.ts";
+import { parseRange } from "../../http/range.ts";
+import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../encoding/keys.ts";
-
-/** `bytes=a-b`, `bytes=a-`, `bytes=-n`; undefined for anything else (served whole, as RFC 9110 allows). */
-export function parseRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match || (match[1] === "" && match[2] === "")) return undefined;
-  if (match[1] === "") {
-    const suffix = Number(match[2]);
-    if (suffix === 0) return "unsatisfiable";
-    return { start: Math.max(0, size - suffix) };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === "" ? undefined : Number(match[2]);
-  if (end !== undefined && end < start) return undefined;
-  if (start >= size) return "unsatisfiable";
-  return { start, end };
-}
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
