@@ -3,9 +3,9 @@
  * project's own) with their status, body shape and default message, one class,
  * and the factories built from the table. http/errors-plugin.ts renders them.
  *
- * To add a code: add a row to `ErrorTable` (status, shape, message, optional
- * headers), throw it with `fail("CODE", message?, extra?)` or a named factory
- * in `Errors`, and list it in README.md "Errors".
+ * To add a code: add a row to `ErrorTable`, `CODE: row(status, shape, message,
+ * headers?)`, throw it with `fail("CODE", message?, extra?)` or a named factory
+ * in `Errors`, and list it in README.md "Errors" (a unit test checks that).
  */
 
 /** The body shapes of SPEC.md "Errors". */
@@ -32,109 +32,51 @@ interface ErrorRow {
   headers?: Readonly<Record<string, string>>;
 }
 
+const row = (status: number, shape: Shape, message: string, headers?: Readonly<Record<string, string>>): ErrorRow => ({ status, shape, message, headers });
+const RETRY_1 = { "Retry-After": "1" } as const;
+const RETRY_5 = { "Retry-After": "5" } as const;
+
 /** The codes, by status. SPEC.md's statuses are binding; the README lists the same rows. */
 export const ErrorTable = {
-  // 400
-  INVALID_PAYLOAD: { status: 400, shape: "coded", message: "The request body is invalid." },
-  INVALID_EVENT_NAME: {
-    status: 400,
-    shape: "coded",
-    message: "The event name has no usable characters after normalisation (a-z, 0-9, _ and -).",
-  },
-  OFFSET_REQUIRED: {
-    status: 400,
-    shape: "coded",
-    message: "Send the Upload-Offset header: the number of bytes already sent (0 for the first chunk).",
-  },
-  EMPTY_CHUNK: { status: 400, shape: "coded", message: "The chunk has no bytes." },
-  SIZE_EXCEEDED: { status: 400, shape: "coded", message: "The chunk goes past the declared size." },
-  // 401, 403
-  AUTH_REQUIRED: { status: 401, shape: "coded", message: "No API token was sent. Use Authorization: Bearer <token> or X-API-Key." },
-  INVALID_TOKEN: { status: 401, shape: "coded", message: "The API token is wrong, expired or revoked." },
-  INSUFFICIENT_SCOPE: { status: 403, shape: "coded", message: "The token lacks the scope this call needs." },
-  FALLBACK_DISABLED: { status: 403, shape: "coded", message: "The browser fallback is turned off for this integration in this workspace." },
-  // 404
-  NOT_FOUND: { status: 404, shape: "coded", message: "Not found." },
-  VIDEO_NOT_FOUND: { status: 404, shape: "coded", message: "Video not found." },
-  UPLOAD_NOT_FOUND: {
-    status: 404,
-    shape: "coded",
-    message: "Upload session not found. It may have expired (24 hours after init): start again with init.",
-  },
-  EXPORT_NOT_FOUND: { status: 404, shape: "coded", message: "Export not found." },
-  INTEGRATION_NOT_FOUND: { status: 404, shape: "coded", message: "No such integration is configured for this workspace." },
-  WORKSPACE_NOT_FOUND: { status: 404, shape: "coded", message: "No workspace has this code." },
-  MODEL_NOT_FOUND: { status: 404, shape: "model", message: "No query results for model." },
-  UNKNOWN_WORKSPACE: { status: 404, shape: "flat", message: "The token's workspace no longer exists." },
-  // 409
-  OFFSET_MISMATCH: { status: 409, shape: "coded", message: "Upload-Offset is ahead of the server." },
-  INCOMPLETE: { status: 409, shape: "coded", message: "Not every byte has arrived." },
-  IDEMPOTENCY_IN_PROGRESS: {
-    status: 409,
-    shape: "coded",
-    message: "A request with this Idempotency-Key is still being processed. Retry shortly.",
-    headers: { "Retry-After": "1" },
-  },
-  CONFLICT: {
-    status: 409,
-    shape: "coded",
-    message: "The request conflicts with data another request wrote at the same time. Nothing was changed; read the current state and retry.",
-  },
-  // 413
-  PAYLOAD_TOO_LARGE: { status: 413, shape: "coded", message: "The request body is too large: use a resumable upload." },
-  // 422
-  VALIDATION_FAILED: { status: 422, shape: "validation", message: "The given data was invalid." },
-  UNSUPPORTED_MEDIA_TYPE: {
-    status: 422,
-    shape: "coded",
-    message: "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv).",
-  },
-  FOLDER_NOT_FOUND: { status: 422, shape: "coded", message: "The folder does not exist in this workspace." },
-  TOO_MANY_EVENT_NAMES: { status: 422, shape: "coded", message: "This workspace already uses the most distinct event names allowed." },
-  EVENT_NOT_DECLARED: { status: 422, shape: "coded", message: "The event is not declared as a custom metric in this workspace." },
-  // 429
-  RATE_LIMITED: { status: 429, shape: "coded", message: "Too many requests." },
-  // 500
-  WRITE_FAILED: { status: 500, shape: "coded", message: "The event could not be written. Retry." },
-  DEPLOY_FAILED: {
-    status: 500,
-    shape: "coded",
-    message: "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry.",
-  },
-  INTERNAL_ERROR: { status: 500, shape: "coded", message: "Something went wrong on our side." },
-  // 503, 507
-  AUTH_UNAVAILABLE: {
-    status: 503,
-    shape: "coded",
-    message: "Token verification is temporarily unavailable. Retry shortly.",
-    headers: { "Retry-After": "5" },
-  },
-  UNAVAILABLE: {
-    status: 503,
-    shape: "coded",
-    message: "The integration lookup is unavailable. Retry shortly.",
-    headers: { "Retry-After": "5" },
-  },
-  DATABASE_BUSY: {
-    status: 503,
-    shape: "coded",
-    message: "Another request changed the same data at the same moment. Nothing was changed; retry.",
-    headers: { "Retry-After": "1" },
-  },
-  DATABASE_UNAVAILABLE: {
-    status: 503,
-    shape: "coded",
-    message: "The database is unreachable for a moment. Nothing was changed; retry.",
-    headers: { "Retry-After": "5" },
-  },
-  INSUFFICIENT_STORAGE: {
-    status: 507,
-    shape: "coded",
-    message: "There is not enough storage to take a file of that size now. Nothing was saved; try again later.",
-  },
+  INVALID_PAYLOAD: row(400, "coded", "The request body is invalid."),
+  INVALID_EVENT_NAME: row(400, "coded", "The event name has no usable characters after normalisation (a-z, 0-9, _ and -)."),
+  OFFSET_REQUIRED: row(400, "coded", "Send the Upload-Offset header: the number of bytes already sent (0 for the first chunk)."),
+  EMPTY_CHUNK: row(400, "coded", "The chunk has no bytes."),
+  SIZE_EXCEEDED: row(400, "coded", "The chunk goes past the declared size."),
+  AUTH_REQUIRED: row(401, "coded", "No API token was sent. Use Authorization: Bearer <token> or X-API-Key."),
+  INVALID_TOKEN: row(401, "coded", "The API token is wrong, expired or revoked."),
+  INSUFFICIENT_SCOPE: row(403, "coded", "The token lacks the scope this call needs."),
+  FALLBACK_DISABLED: row(403, "coded", "The browser fallback is turned off for this integration in this workspace."),
+  NOT_FOUND: row(404, "coded", "Not found."),
+  VIDEO_NOT_FOUND: row(404, "coded", "Video not found."),
+  UPLOAD_NOT_FOUND: row(404, "coded", "Upload session not found. It may have expired (24 hours after init): start again with init."),
+  EXPORT_NOT_FOUND: row(404, "coded", "Export not found."),
+  INTEGRATION_NOT_FOUND: row(404, "coded", "No such integration is configured for this workspace."),
+  WORKSPACE_NOT_FOUND: row(404, "coded", "No workspace has this code."),
+  MODEL_NOT_FOUND: row(404, "model", "No query results for model."),
+  UNKNOWN_WORKSPACE: row(404, "flat", "The token's workspace no longer exists."),
+  OFFSET_MISMATCH: row(409, "coded", "Upload-Offset is ahead of the server."),
+  INCOMPLETE: row(409, "coded", "Not every byte has arrived."),
+  IDEMPOTENCY_IN_PROGRESS: row(409, "coded", "A request with this Idempotency-Key is still being processed. Retry shortly.", RETRY_1),
+  CONFLICT: row(409, "coded", "Another request wrote the same data first. Nothing was changed; read the current state and retry."),
+  PAYLOAD_TOO_LARGE: row(413, "coded", "The request body is too large: use a resumable upload."),
+  VALIDATION_FAILED: row(422, "validation", "The given data was invalid."),
+  UNSUPPORTED_MEDIA_TYPE: row(422, "coded", "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv)."),
+  FOLDER_NOT_FOUND: row(422, "coded", "The folder does not exist in this workspace."),
+  TOO_MANY_EVENT_NAMES: row(422, "coded", "This workspace already uses the most distinct event names allowed."),
+  EVENT_NOT_DECLARED: row(422, "coded", "The event is not declared as a custom metric in this workspace."),
+  RATE_LIMITED: row(429, "coded", "Too many requests."),
+  WRITE_FAILED: row(500, "coded", "The event could not be written. Retry."),
+  DEPLOY_FAILED: row(500, "coded", "The player could not be compiled or pushed to the CDN. Nothing changed; the previous version keeps serving. Retry."),
+  INTERNAL_ERROR: row(500, "coded", "Something went wrong on our side."),
+  AUTH_UNAVAILABLE: row(503, "coded", "Token verification is temporarily unavailable. Retry shortly.", RETRY_5),
+  UNAVAILABLE: row(503, "coded", "The integration lookup is unavailable. Retry shortly.", RETRY_5),
+  DATABASE_BUSY: row(503, "coded", "Another request changed the same data at the same moment. Nothing was changed; retry.", RETRY_1),
+  DATABASE_UNAVAILABLE: row(503, "coded", "The database is unreachable for a moment. Nothing was changed; retry.", RETRY_5),
+  INSUFFICIENT_STORAGE: row(507, "coded", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
   // SPEC.md "Automation-platform REST hooks": an unknown trigger key is a 200-range status with a flat body.
-  UNKNOWN_TRIGGER: { status: 200, shape: "flat", message: "No trigger has this key." },
-} as const satisfies Record<string, ErrorRow>;
+  UNKNOWN_TRIGGER: row(200, "flat", "No trigger has this key."),
+} as const;
 
 export type ErrorCode = keyof typeof ErrorTable;
 
@@ -168,8 +110,8 @@ export class ApiError extends Error {
  * (coded) or is the field map (`{errors}`, validation).
  */
 export function fail(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): ApiError {
-  const row: ErrorRow = ErrorTable[code];
-  return make(row.status, code, message ?? row.message, extra, { ...row.headers, ...headers });
+  const { status, message: fallback, headers: fixed } = ErrorTable[code];
+  return make(status, code, message ?? fallback, extra, { ...fixed, ...headers });
 }
 
 function make(status: number, code: ErrorCode, message: string, extra: Record<string, unknown>, headers: Record<string, string>): ApiError {
