@@ -1,9 +1,11 @@
 /**
  * Builds the real app over the shared engines and offers the calls every
- * integration test needs: a fresh workspace with tokens, and JSON requests.
+ * integration test needs: a fresh workspace with tokens, a video, and requests
+ * with JSON or raw bodies.
  */
 import { join } from "node:path";
 import { mkdtemp } from "node:fs/promises";
+import { configureCompiler } from "../../compiler/index.ts";
 import { createApp, type App } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
 import { createDeps, type Deps, type Clock } from "../../server/deps.ts";
@@ -15,13 +17,35 @@ import { getEngines } from "./engines.ts";
 export const BASE = "http://127.0.0.1:8080";
 export const ADMIN_KEY = "fla_test_admin_key_0123456789abcdef";
 
+/** Per-token limits high enough that a test's own calls never hit them. */
+export const UNLIMITED: Pick<Config, "limits"> = { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } };
+
+/** The small player of test/fixtures/player: fast to compile, enough for what a bundle must carry. */
+const FIXTURE_PLAYER = join(import.meta.dir, "..", "fixtures", "player");
+
+export interface CallOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Sent as JSON (a string as it is), with `Content-Type: application/json` unless headers say otherwise. */
+  body?: unknown;
+  /** Sent as it is, with no Content-Type added: form data, bytes, text that is not JSON. */
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** A request to the app: `path` is a path on BASE, or a full URL the app handed out. */
+export type Call = (method: string, path: string, opts?: CallOptions) => Promise<TestResponse>;
+
 export interface TestApp {
   app: App;
   deps: Deps;
-  /** A JSON request against the app; `token` goes in Authorization: Bearer. */
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  call: Call;
   /** A fresh workspace with a token of the given scopes (all by default). */
   workspace(scopes?: Scope[]): Promise<TestWorkspace>;
+  /** `POST /api/v1/videos` in `ws` (title "Video" unless given); throws unless 201. */
+  createVideo(ws: TestWorkspace, body?: Record<string, unknown>): Promise<TestVideo>;
+  /** A single-shot multipart upload of a local file (`POST /api/v1/videos/{id}/upload`). */
+  upload(ws: TestWorkspace, videoId: number, file: string, orientation?: string): Promise<TestResponse>;
 }
 
 export interface TestWorkspace {
@@ -31,6 +55,13 @@ export interface TestWorkspace {
   legacyKey: string;
   /** Mints another token in this workspace. */
   mint(scopes: Scope[], opts?: { expires_in_days?: number }): Promise<{ id: number; secret: string }>;
+}
+
+export interface TestVideo {
+  id: number;
+  code: string;
+  script_url: string;
+  [field: string]: unknown;
 }
 
 export interface TestResponse {
@@ -45,6 +76,27 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Another database than the run's shared one (a test that must see only its own rows). */
   sql?: Sql;
+  /** Compile the fixture player instead of the real one. */
+  fixturePlayer?: boolean;
+}
+
+export function caller(app: { handle(request: Request): Promise<Response> }): Call {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token !== undefined) headers.Authorization = `Bearer ${opts.token}`;
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      headers["Content-Type"] ??= "application/json";
+      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    }
+    const response = await app.handle(new Request(/^https?:/.test(path) ? path : BASE + path, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -61,24 +113,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${BASE}/cdn` }),
     },
   });
+  if (options.fixturePlayer) configureCompiler(deps, { entry: join(FIXTURE_PLAYER, "entry.ts"), core: join(FIXTURE_PLAYER, "core.ts") });
   const app = createApp(deps, { adminKey: ADMIN_KEY });
-
-  const call: TestApp["call"] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token !== undefined) headers.Authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      headers["Content-Type"] ??= "application/json";
-      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-    }
-    const response = await app.handle(new Request(BASE + path, { method, headers, body }));
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {}
-    return { status: response.status, headers: response.headers, body: parsed, text };
-  };
+  const call = caller(app);
 
   const workspace: TestApp["workspace"] = async (scopes = ALL_SCOPES) => {
     const created = await call("POST", "/admin/v1/workspaces", { token: ADMIN_KEY, body: { name: `ws ${crypto.randomUUID().slice(0, 8)}` } });
@@ -93,5 +130,24 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     return { id, code: created.body.workspace.code, token: secret, legacyKey: created.body.legacy_key, mint };
   };
 
-  return { app, deps, call, workspace };
+  const createVideo: TestApp["createVideo"] = async (ws, body = {}) => {
+    const created = await call("POST", "/api/v1/videos", { token: ws.token, body: { title: "Video", ...body } });
+    if (created.status !== 201) throw new Error(`video create failed (${created.status}): ${created.text}`);
+    return created.body.video as TestVideo;
+  };
+
+  const upload: TestApp["upload"] = (ws, videoId, file, orientation = "landscape") => {
+    const form = new FormData();
+    form.append("orientation", orientation);
+    form.append("file", Bun.file(file), file.split("/").pop()!);
+    return call("POST", `/api/v1/videos/${videoId}/upload`, { token: ws.token, raw: form });
+  };
+
+  return { app, deps, call, workspace, createVideo, upload };
+}
+
+/** The app and a workspace with every scope, for a file's `beforeAll`. */
+export async function appAndWorkspace(options: TestAppOptions = {}): Promise<{ t: TestApp; ws: TestWorkspace }> {
+  const t = await testApp(options);
+  return { t, ws: await t.workspace() };
 }

@@ -63,11 +63,7 @@ const watched = (video_id: number, session: string, device: string, at: string, 
   properties: { duration_s: "100" },
 });
 
-async function createVideo(ws: TestWorkspace, title: string): Promise<number> {
-  const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body.video.id;
-}
+const createVideo = async (ws: TestWorkspace, title: string) => (await t.createVideo(ws, { title })).id;
 
 /**
  * Video v1 (D = 100 s). Sessions (all times UTC):

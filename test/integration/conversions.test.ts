@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { ADMIN_KEY, caller, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";
 import { createDeps } from "../../server/deps.ts";
@@ -31,10 +31,7 @@ const s2s = (body: Record<string, unknown>, opts: { token?: string; key?: string
 const browser = (body: Record<string, unknown>, w = ws, addr = ip()) =>
   t.call("POST", "/v1/conversion", { body: { workspace_code: w.code, ...body }, headers: { "X-Forwarded-For": addr, Origin: "https://shop.example" } });
 
-async function newVideo(w: TestWorkspace) {
-  const res = await t.call("POST", "/api/v1/videos", { token: w.token, body: { title: "Sales page" } });
-  return { id: res.body.video.id as number, code: res.body.video.code as string };
-}
+const newVideo = (w: TestWorkspace) => t.createVideo(w, { title: "Sales page" });
 async function session(w: TestWorkspace, v: { code: string }) {
   const id = "s-" + crypto.randomUUID();
   const res = await t.call("POST", "/v1/collect", {
@@ -142,9 +139,9 @@ describe("POST /api/v1/conversions", () => {
     const v = await newVideo(w);
     const body = JSON.stringify({ video_code: v.code, conversion_id: "down-1", conversion_value: 12 });
     const headers = { Authorization: `Bearer ${w.token}`, "Content-Type": "application/json", "Idempotency-Key": "k-down-1" };
-    const failed = await down.handle(new Request("http://127.0.0.1:8080/api/v1/conversions", { method: "POST", headers, body }));
+    const failed = await caller(down)("POST", "/api/v1/conversions", { headers, raw: body });
     expect(failed.status).toBe(503);
-    expect(((await failed.json()) as any).error.code).toBe("WRITE_FAILED");
+    expect(failed.body.error.code).toBe("WRITE_FAILED");
     await dead.close();
     const retry = await t.call("POST", "/api/v1/conversions", { token: w.token, body: JSON.parse(body), headers: { "Idempotency-Key": "k-down-1" } });
     expect(retry.status).toBe(201);
@@ -253,22 +250,16 @@ describe("POST /v1/conversion (browser fallback)", () => {
   });
 
   test("answers the CORS preflight; accepts text/plain", async () => {
-    const pre = await t.app.handle(
-      new Request("http://127.0.0.1:8080/v1/conversion", {
-        method: "OPTIONS",
-        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
-      }),
-    );
+    const pre = await t.call("OPTIONS", "/v1/conversion", {
+      headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
-    const res = await t.app.handle(
-      new Request("http://127.0.0.1:8080/v1/conversion", {
-        method: "POST",
-        headers: { "Content-Type": "text/plain", "X-Forwarded-For": ip() },
-        body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "beacon", value: 2 }),
-      }),
-    );
+    const res = await t.call("POST", "/v1/conversion", {
+      headers: { "Content-Type": "text/plain", "X-Forwarded-For": ip() },
+      raw: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "beacon", value: 2 }),
+    });
     expect(res.status).toBe(200);
   });
 
@@ -287,15 +278,9 @@ describe("POST /v1/conversion (browser fallback)", () => {
     const config = { ...loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), trustProxy: true };
     const deps = await createDeps(config, { sql: dead, ch: engines.ch });
     const app = createApp(deps, { adminKey: ADMIN_KEY });
-    const res = await app.handle(
-      new Request("http://127.0.0.1:8080/v1/conversion", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ workspace_code: ws.code, integration: "shopify", order_id: "x", value: 1 }),
-      }),
-    );
+    const res = await caller(app)("POST", "/v1/conversion", { body: { workspace_code: ws.code, integration: "shopify", order_id: "x", value: 1 } });
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: "UNAVAILABLE" });
+    expect(res.body).toMatchObject({ error: "UNAVAILABLE" });
     await dead.end({ timeout: 1 });
   }, 20_000);
 });

@@ -36,20 +36,12 @@ const live = (url: string) => url.replace(BASE, `http://127.0.0.1:${server.port}
 type Target = { app: TestApp; ws: TestWorkspace };
 const own = (): Target => ({ app: t, ws });
 
-async function newVideo(title = "Clip", to: Target = own()): Promise<{ id: number; code: string }> {
-  const res = await to.app.call("POST", "/api/v1/videos", { token: to.ws.token, body: { title } });
-  return { id: res.body.video.id, code: res.body.video.code };
-}
+const newVideo = (title = "Clip", to: Target = own()) => to.app.createVideo(to.ws, { title });
 
 async function upload(videoId: number, file: string, orientation = "landscape", to: Target = own()) {
-  const form = new FormData();
-  form.append("orientation", orientation);
-  form.append("file", Bun.file(file), file.split("/").pop()!);
-  const res = await to.app.app.handle(
-    new Request(`${BASE}/api/v1/videos/${videoId}/upload`, { method: "POST", headers: { Authorization: `Bearer ${to.ws.token}` }, body: form }),
-  );
+  const res = await to.app.upload(to.ws, videoId, file, orientation);
   expect(res.status).toBe(202);
-  return (await res.json()) as { video: any };
+  return res.body as { video: any };
 }
 
 /** Polls the status read until it leaves `processing`; records every progress seen. */
@@ -237,13 +229,11 @@ describe("deleting a video", () => {
       body: { filename: "p.mp4", size: 9 * 1024 * 1024, mime_type: "video/mp4", orientation: "portrait" },
     });
     expect(init.status).toBe(201);
-    const chunk = await t.app.handle(
-      new Request(init.body.upload_url, {
-        method: "PATCH",
-        headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
-        body: new Uint8Array(8 * 1024 * 1024),
-      }),
-    );
+    const chunk = await t.call("PATCH", init.body.upload_url, {
+      token: ws.token,
+      headers: { "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+      raw: new Uint8Array(8 * 1024 * 1024),
+    });
     expect(chunk.status).toBe(200);
 
     const full = (await get(`/videos/${video.id}`)).body.video;
@@ -275,15 +265,20 @@ describe("deleting a video", () => {
 });
 
 describe("a worker that dies mid-job", () => {
-  test("its lease lapses and another worker takes the job to ready", async () => {
+  /** A video whose job a worker claimed `attempts` times and then died: running, with a lease that has run out. */
+  async function abandoned(attempts: number) {
     await stopEncoder?.();
     stopEncoder = undefined;
     const video = await newVideo();
     await upload(video.id, await clip("landscape"));
-    // A worker claimed it, then died: the job is running with a lease that has run out.
-    await t.deps.sql`UPDATE encode_jobs SET state = 'running', attempts = 1, locked_by = 'dead-worker', locked_until = now() - interval '1 second'
+    await t.deps.sql`UPDATE encode_jobs SET state = 'running', attempts = ${attempts}, locked_by = 'dead-worker', locked_until = now() - interval '1 second'
                      WHERE video_id = ${video.id}`;
     stopEncoder = startEncoder(t.deps, { pollMs: 100 });
+    return video;
+  }
+
+  test("its lease lapses and another worker takes the job to ready", async () => {
+    const video = await abandoned(1);
     const { status } = await settle(video.id);
     expect(status.status).toBe("ready");
     const [job] = await t.deps.sql`SELECT state, attempts, locked_by FROM encode_jobs WHERE video_id = ${video.id}`;
@@ -293,13 +288,7 @@ describe("a worker that dies mid-job", () => {
   });
 
   test("a job that keeps killing its workers is failed with a sentence after 3 attempts", async () => {
-    await stopEncoder?.();
-    stopEncoder = undefined;
-    const video = await newVideo();
-    await upload(video.id, await clip("landscape"));
-    await t.deps.sql`UPDATE encode_jobs SET state = 'running', attempts = 3, locked_by = 'dead-worker', locked_until = now() - interval '1 second'
-                     WHERE video_id = ${video.id}`;
-    stopEncoder = startEncoder(t.deps, { pollMs: 100 });
+    const video = await abandoned(3);
     const { status } = await settle(video.id);
     expect(status.status).toBe("error");
     expect(status.orientations.landscape.error).toMatch(/^The file could not be encoded: .+\.$/);

@@ -26,11 +26,7 @@ const send = (body: unknown, opts: { token?: string; ip?: string } = {}) =>
 const collect = (body: Record<string, unknown>, w = ws, v = video) =>
   t.call("POST", "/v1/collect", { body: { workspace_code: w.code, video_code: v.code, ...body }, headers: { "X-Forwarded-For": ip() } });
 
-async function newVideo(w: TestWorkspace) {
-  const res = await t.call("POST", "/api/v1/videos", { token: w.token, body: { title: "Clip" } });
-  expect(res.status).toBe(201);
-  return { id: res.body.video.id as number, code: res.body.video.code as string };
-}
+const newVideo = (w: TestWorkspace) => t.createVideo(w, { title: "Clip" });
 
 beforeAll(async () => {
   t = await testApp({ config: { trustProxy: true } });
@@ -412,19 +408,12 @@ describe("POST /v1/collect", () => {
   });
 
   test("answers a CORS preflight and accepts text/plain (sendBeacon)", async () => {
-    const pre = await t.app.handle(
-      new Request("http://127.0.0.1:8080/v1/collect", {
-        method: "OPTIONS",
-        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" },
-      }),
-    );
+    const pre = await t.call("OPTIONS", "/v1/collect", { headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
     const body = JSON.stringify({ workspace_code: ws.code, video_code: video.code, session_id: "beacon-" + crypto.randomUUID(), events: [{ type: "pause" }] });
-    const res = await t.app.handle(
-      new Request("http://127.0.0.1:8080/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body }),
-    );
+    const res = await t.call("POST", "/v1/collect", { headers: { "Content-Type": "text/plain;charset=UTF-8" }, raw: body });
     expect(res.status).toBe(200);
   });
 });
@@ -466,9 +455,7 @@ describe("GET /admin/v1/ingest/counters", () => {
     await send({ event: "x", nope: 1 }, { token: w.token });
     // Refusals before any handler runs count too: no token, a body that is not JSON.
     expect((await t.call("POST", "/v1/event", { body: { event: "x" } })).status).toBe(401);
-    const unparsable = await t.app.handle(
-      new Request("http://localhost/v1/collect", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{not json" }),
-    );
+    const unparsable = await t.call("POST", "/v1/collect", { headers: { "Content-Type": "text/plain" }, raw: "{not json" });
     expect(unparsable.status).toBe(400);
     expect((await t.call("GET", "/admin/v1/ingest/counters")).status).toBe(401);
     expect((await t.call("GET", "/admin/v1/ingest/counters", { token: "wrong" })).status).toBe(401);

@@ -38,11 +38,7 @@ const ch = (rows: (Record<string, unknown> & { event_type: string })[], workspac
     })),
   );
 
-async function video(ws: TestWorkspace, title: string): Promise<number> {
-  const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body.video.id;
-}
+const video = async (ws: TestWorkspace, title: string) => (await t.createVideo(ws, { title })).id;
 
 beforeAll(async () => {
   t = await testApp({ clock: { now: () => now } });

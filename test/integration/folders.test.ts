@@ -1,14 +1,10 @@
 /** SPEC.md "Folders". */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
-
-beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  ws = await t.workspace();
-}, 60_000);
+beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED })), 60_000);
 
 const folderCount = async (workspaceId: number) =>
   (await t.deps.sql`SELECT count(*)::int AS n FROM folders WHERE workspace_id = ${workspaceId}`)[0]!.n as number;

@@ -1,17 +1,23 @@
 /** SPEC.md "Endpoints": `Idempotency-Key` on write endpoints. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
-
-beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  ws = await t.workspace();
-}, 60_000);
+beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED })), 60_000);
 
 const key = () => `key-${crypto.randomUUID()}`;
+
+/** A key's row as the service keeps it for `POST /api/v1/videos` with `body` (still running, or done with `answer`). */
+async function storeKey(k: string, body: unknown, state: "running" | "done", answer?: { status: number; body: unknown }) {
+  const hash = createHash("sha256")
+    .update(`POST /api/v1/videos\n${JSON.stringify(body)}`)
+    .digest("hex");
+  await t.deps.sql`
+    INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, response_status, response_body, expires_at)
+    VALUES (${ws.id}, ${k}, ${hash}, ${state}, ${answer?.status ?? null}, ${answer ? t.deps.sql.json(answer.body as never) : null}, now() + interval '1 hour')`;
+}
 const count = async (title: string, workspaceId = ws.id) =>
   (await t.deps.sql`SELECT count(*)::int AS n FROM videos WHERE workspace_id = ${workspaceId} AND title = ${title}`)[0]!.n as number;
 const outboxCount = async (event: string, workspaceId = ws.id) =>
@@ -64,12 +70,7 @@ describe("Idempotency-Key", () => {
     const k = key();
     const body = { title: `running ${k}` };
     // The first request's claim, exactly as the service writes it before running the handler.
-    const hash = createHash("sha256")
-      .update(`POST /api/v1/videos\n${JSON.stringify(body)}`)
-      .digest("hex");
-    await t.deps.sql`
-      INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, expires_at)
-      VALUES (${ws.id}, ${k}, ${hash}, 'running', now() + interval '1 hour')`;
+    await storeKey(k, body, "running");
     const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
@@ -89,12 +90,7 @@ describe("Idempotency-Key", () => {
   test("a stored answer that no longer fits the response schema is a 500 (our fault), not a 422", async () => {
     const k = key();
     const body = { title: `stale ${k}` };
-    const hash = createHash("sha256")
-      .update(`POST /api/v1/videos\n${JSON.stringify(body)}`)
-      .digest("hex");
-    await t.deps.sql`
-      INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, response_status, response_body, expires_at)
-      VALUES (${ws.id}, ${k}, ${hash}, 'done', 201, ${t.deps.sql.json({ video: { id: 1 } } as never)}, now() + interval '1 hour')`;
+    await storeKey(k, body, "done", { status: 201, body: { video: { id: 1 } } });
     const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe("INTERNAL_ERROR");

@@ -51,10 +51,7 @@ afterAll(async () => {
   await drop();
 });
 
-const newVideo = async () => {
-  const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "job" } });
-  return res.body.video.id as number;
-};
+const newVideo = async () => (await t.createVideo(ws, { title: "job" })).id;
 
 const encoding: Subject<encodeRepo.EncodeJobRow> = {
   name: "encoder",

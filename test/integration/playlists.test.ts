@@ -1,31 +1,29 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { configureCompiler } from "../../compiler/index.ts";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "player");
+import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
+beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED, fixturePlayer: true })), 120_000);
 
-beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  configureCompiler(t.deps, { entry: join(FIXTURE, "entry.ts"), core: join(FIXTURE, "core.ts") });
-  ws = await t.workspace();
-}, 120_000);
+const video = (title = "Course", owner: TestWorkspace = ws) => t.createVideo(owner, { title });
 
-async function video(title = "Course", token = ws.token) {
-  const res = await t.call("POST", "/api/v1/videos", { token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body.video as { id: number; code: string };
-}
-
-async function playlist(body: Record<string, unknown> = {}, token = ws.token) {
-  const v = await video("Course", token);
-  const res = await t.call("POST", "/api/v1/playlists", { token, body: { video_id: v.id, ...body } });
+async function playlist(body: Record<string, unknown> = {}, owner: TestWorkspace = ws) {
+  const v = await video("Course", owner);
+  const res = await t.call("POST", "/api/v1/playlists", { token: owner.token, body: { video_id: v.id, ...body } });
   expect(res.status).toBe(201);
   return { video: v, playlist: res.body.playlist };
 }
+
+/** Every write route of a playlist (item `a`), with a body it accepts. */
+const writeRoutes = (id: number) =>
+  [
+    ["POST", "/api/v1/playlists", { video_id: id }],
+    ["PATCH", `/api/v1/playlists/${id}`, { loop: true }],
+    ["DELETE", `/api/v1/playlists/${id}`, undefined],
+    ["POST", `/api/v1/playlists/${id}/videos`, { video_code: "b" }],
+    ["PATCH", `/api/v1/playlists/${id}/videos/a`, { title: "x" }],
+    ["DELETE", `/api/v1/playlists/${id}/videos/a`, undefined],
+  ] as const;
 
 const READ_KEYS = ["auto_advance", "item_count", "lesson_navigation", "loop", "playback_mode", "playlist_code", "title", "video_code", "video_id"];
 const stored = async (id: number) => (await t.deps.sql`SELECT settings -> 'playlist_options' AS p FROM videos WHERE id = ${id}`)[0]!.p;
@@ -191,8 +189,8 @@ describe("enabled flag", () => {
   test("the list is paginated and holds only enabled playlists of this workspace", async () => {
     const own = await t.workspace();
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await playlist({}, own.token)).video.id);
-    await video("no playlist", own.token);
+    for (let i = 0; i < 3; i++) ids.push((await playlist({}, own)).video.id);
+    await video("no playlist", own);
     const page = await t.call("GET", "/api/v1/playlists?per_page=2", { token: own.token });
     expect(page.body).toMatchObject({ current_page: 1, per_page: 2, total: 3 });
     expect(page.body.data.map((p: { video_id: number }) => p.video_id)).toEqual(ids.slice(0, 2));
@@ -301,14 +299,7 @@ describe("scopes and workspaces", () => {
       expect(denied.status, path).toBe(403);
       expect(denied.body.error.required).toBe("videos:read");
     }
-    for (const [method, path, body] of [
-      ["POST", "/api/v1/playlists", { video_id: v.id }],
-      ["PATCH", `/api/v1/playlists/${v.id}`, { loop: true }],
-      ["DELETE", `/api/v1/playlists/${v.id}`, undefined],
-      ["POST", `/api/v1/playlists/${v.id}/videos`, { video_code: "b" }],
-      ["PATCH", `/api/v1/playlists/${v.id}/videos/a`, { title: "x" }],
-      ["DELETE", `/api/v1/playlists/${v.id}/videos/a`, undefined],
-    ] as const) {
+    for (const [method, path, body] of writeRoutes(v.id)) {
       const res = await t.call(method, path, { token: reader.secret, body });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error.required).toBe("videos:write");
@@ -320,15 +311,10 @@ describe("scopes and workspaces", () => {
     const before = await stored(v.id);
     const other = await t.workspace();
     for (const [method, path, body] of [
-      ["GET", `/api/v1/playlists/${v.id}`, undefined],
-      ["GET", `/api/v1/playlists/${v.id}/videos`, undefined],
-      ["POST", "/api/v1/playlists", { video_id: v.id }],
-      ["PATCH", `/api/v1/playlists/${v.id}`, { loop: true }],
-      ["DELETE", `/api/v1/playlists/${v.id}`, undefined],
-      ["POST", `/api/v1/playlists/${v.id}/videos`, { video_code: "b" }],
-      ["PATCH", `/api/v1/playlists/${v.id}/videos/a`, { title: "x" }],
-      ["DELETE", `/api/v1/playlists/${v.id}/videos/a`, undefined],
-    ] as const) {
+      ["GET", `/api/v1/playlists/${v.id}`, undefined] as const,
+      ["GET", `/api/v1/playlists/${v.id}/videos`, undefined] as const,
+      ...writeRoutes(v.id),
+    ]) {
       const res = await t.call(method, path, { token: other.token, body });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toEqual({ message: `No query results for model [Video] ${v.id}` });

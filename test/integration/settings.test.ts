@@ -1,24 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { configureCompiler } from "../../compiler/index.ts";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "player");
+import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
+beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED, fixturePlayer: true })), 120_000);
 
-beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  configureCompiler(t.deps, { entry: join(FIXTURE, "entry.ts"), core: join(FIXTURE, "core.ts") });
-  ws = await t.workspace();
-}, 120_000);
-
-async function video(token = ws.token, title = "Settings") {
-  const res = await t.call("POST", "/api/v1/videos", { token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body.video as { id: number; code: string; script_url: string };
-}
+const video = (owner: TestWorkspace = ws, title = "Settings") => t.createVideo(owner, { title });
 
 const settingsOf = async (id: number, token = ws.token) => (await t.call("GET", `/api/v1/videos/${id}/settings`, { token })).body.settings;
 const outbox = (id: number) =>
@@ -320,7 +307,7 @@ describe("errors, scopes and workspaces", () => {
     const deployed = await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { main_color: "#123456" } } });
     const before = await settingsOf(v.id);
     const other = await t.workspace();
-    const mine = await video(other.token, "B's video");
+    const mine = await video(other, "B's video");
     for (const [method, path] of [
       ["POST", `/api/v1/videos/${v.id}/draft`],
       ["POST", `/api/v1/videos/${v.id}/deploy`],

@@ -1,14 +1,10 @@
 import { describe, expect, test, beforeAll } from "bun:test";
 import { GROUP_NAMES } from "../../server/modules/settings/groups.ts";
-import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { BASE, appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
-
-beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  ws = await t.workspace();
-}, 60_000);
+beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED })), 60_000);
 
 /** SPEC.md "Settings option groups": the 18 groups copy_from copies, in snake_case. */
 const COPIED = [

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { getEngines } from "../helpers/engines.ts";
 import { startReceiver, verifyStandardWebhook, type Receiver } from "../helpers/receiver.ts";
+import { SPEC_EVENTS } from "../helpers/spec.ts";
 import { connectPostgres } from "../../server/storage/postgres.ts";
 import { enqueueEvent } from "../../server/storage/outbox.ts";
 import { WebhookDeliverer, RETRY_SCHEDULE_MS } from "../../server/workers/webhook-deliverer.ts";
@@ -350,37 +351,14 @@ describe("housekeeping", () => {
 describe("end to end through the real routes", () => {
   test("every event the service writes today reaches a subscriber of all events, each signed", async () => {
     const ws = await workspace();
-    await subscribe(ws, [
-      "video.created",
-      "video.uploaded",
-      "video.settings.deployed",
-      "video.deleted",
-      "video.viewed",
-      "conversion",
-      "conversion.created",
-      "play",
-      "play.milestone",
-      "cta.clicked",
-      "ended",
-      "lead.captured",
-      "lesson.completed",
-      "playlist.ended",
-      "lead_form.submitted",
-      "quiz.answered",
-      "split_test.winner_declared",
-    ]);
-    const video = (await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "E2E" } })).body.video;
+    await subscribe(ws, SPEC_EVENTS);
+    const video = await t.createVideo(ws, { title: "E2E" });
 
     // A real one-second clip, uploaded in one request (the encoder is not running here).
     const clip = `${(await getEngines()).tmp}/e2e-${video.id}.mp4`;
     const ff = Bun.spawnSync(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=10", "-pix_fmt", "yuv420p", clip]);
     expect(ff.exitCode).toBe(0);
-    const form = new FormData();
-    form.append("orientation", "landscape");
-    form.append("file", Bun.file(clip), "clip.mp4");
-    const uploaded = await t.app.handle(
-      new Request(`http://127.0.0.1:8080/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form }),
-    );
+    const uploaded = await t.upload(ws, video.id, clip);
     expect(uploaded.status).toBe(202);
 
     expect((await t.call("POST", `/api/v1/videos/${video.id}/deploy`, { token: ws.token, body: {} })).status).toBe(200);

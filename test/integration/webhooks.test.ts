@@ -2,27 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { startReceiver, verifyStandardWebhook, type Receiver } from "../helpers/receiver.ts";
-
-/** SPEC.md "Events", copied by hand: the exact complete list. */
-const SPEC_EVENTS = [
-  "video.created",
-  "video.uploaded",
-  "video.settings.deployed",
-  "video.deleted",
-  "video.viewed",
-  "conversion",
-  "conversion.created",
-  "play",
-  "play.milestone",
-  "cta.clicked",
-  "ended",
-  "lead.captured",
-  "lesson.completed",
-  "playlist.ended",
-  "lead_form.submitted",
-  "quiz.answered",
-  "split_test.winner_declared",
-];
+import { SPEC_EVENTS } from "../helpers/spec.ts";
 const SECRET = "my-receiver-secret-000000000000";
 const limits = { readsPerMinute: 100_000, writesPerMinute: 100_000 };
 
