@@ -60,6 +60,8 @@ function config(code: string, over: Partial<PlayerConfig> & { settings?: PlayerC
       continue_watching_options: { enabled: true, min_seconds: 1 },
       engagement_options: { heartbeat_s: 2 },
       ...over.settings,
+      // As a deploy stores it: the playlist is an option group of the container, which is what turns the feature on.
+      ...(over.playlist && { playlist_options: { enabled: true, items: over.playlist.items.map(({ video_code, title }) => ({ video_code, title })) } }),
     },
     playlist: over.playlist ?? null,
     events_url: server.url,

@@ -1,19 +1,21 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configureCompiler, DEFAULT_SOURCES, publishVideo } from "../../compiler/index.ts";
+import { compilePlayer, DEFAULT_SOURCES, featureFlags, pushPlayer, type PlayerConfig } from "../../compiler/index.ts";
+import { createFsBlobStore } from "../../server/storage/blob/index.ts";
+import { publishVideo } from "../../server/modules/publish/service.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
+import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "player");
 
 let t: TestApp;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
   // Silent: the outage tests log the failures they provoke on purpose.
-  t = await testApp({ config: { logLevel: "silent", limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  configureCompiler(t.deps, { entry: join(FIXTURE, "entry.ts"), core: join(FIXTURE, "core.ts") });
+  t = await testApp({ config: { logLevel: "silent", limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, playerSources: FIXTURE_PLAYER } });
   ws = await t.workspace();
 }, 120_000);
 
@@ -310,6 +312,38 @@ describe("/cdn", () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
     expect(Number(head.headers.get("content-length"))).toBeGreaterThan(0);
+  });
+});
+
+describe("the compiler is only a compiler", () => {
+  test("compiler/ imports nothing of server/ but types", () => {
+    const dir = join(import.meta.dir, "..", "..", "compiler");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const source = readFileSync(join(dir, file), "utf8");
+      const values = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.\.\/server\/[^"]+)"/gm)].map((m) => m[1]);
+      expect(values, file).toEqual([]);
+    }
+  });
+
+  test("compilePlayer and pushPlayer need a config, flags, sources and targets: no database, no app", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fl-compile-"));
+    try {
+      const targets = [createFsBlobStore(join(dir, "a")), createFsBlobStore(join(dir, "b"))];
+      const settings = { autoplay_options: { enabled: true } };
+      const config = { video: { code: "pure-code", title: "Pure" }, settings, playlist: null, events_url: "https://events.example" } as unknown as PlayerConfig;
+      const player = await compilePlayer({ config, flags: featureFlags(settings), sources: FIXTURE_PLAYER, coreUrl: (key) => `https://cdn.example/${key}` });
+      expect(player.entryKey).toBe("p/pure-code.js");
+      expect(player.versionHash).toMatch(/^[0-9a-f]{16}$/);
+      await pushPlayer(targets, player);
+      for (const target of targets) {
+        const run = runEntry((await read(target, "p/pure-code.js"))!);
+        expect(run.features).toEqual(["FIXTURE_AUTOPLAY_CODE"]);
+        expect(run.config.video.title).toBe("Pure");
+        expect(await read(target, new URL(run.core).pathname.slice(1))).toContain("FIXTURE_CORE");
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { configureCompiler } from "../../compiler/index.ts";
+import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "player");
 
 let t: TestApp;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
-  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  configureCompiler(t.deps, { entry: join(FIXTURE, "entry.ts"), core: join(FIXTURE, "core.ts") });
+  t = await testApp({ config: { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, playerSources: FIXTURE_PLAYER } });
   ws = await t.workspace();
 }, 120_000);
 
