@@ -9,7 +9,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { CollectBatch, PlayerConfig, TrackBody } from "../../player/types.ts";
+import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
+import type { TrackBody } from "../../server/modules/events/model.ts";
 import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
 import { featureFlags, type FeatureFlags } from "../../compiler/flags.ts";
 
