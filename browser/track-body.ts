@@ -8,10 +8,10 @@
 import type { TrackBody } from "../server/modules/events/model.ts";
 import type { Identity } from "./identity.ts";
 
-export type TrackProperties = NonNullable<TrackBody["properties"]>;
+type TrackProperties = NonNullable<TrackBody["properties"]>;
 
 /** SPEC.md "Limits" and the bounds of the /v1/track schema. */
-export const LIMITS = { properties: 20, key: 40, text: 100, value: 1e9, name: 255, id: 255, profileId: 100 } as const;
+const LIMITS = { properties: 20, key: 40, text: 100, value: 1e9, name: 255, id: 255, profileId: 100 } as const;
 
 /** Hash fields a page may pass itself: kept when well-formed (lowercased), dropped otherwise. */
 const HASHES: [string, RegExp][] = [

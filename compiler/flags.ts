@@ -35,7 +35,7 @@ export type FeatureFlags = Record<FeatureName, boolean>;
 export const FEATURE_NAMES = Object.keys(FEATURE_FLAGS) as FeatureName[];
 
 /** The object the entry reads; esbuild replaces each member with a literal, so `if (__FL_FEATURES__.x)` drops x's code when off. */
-export const FLAGS_OBJECT = "__FL_FEATURES__";
+const FLAGS_OBJECT = "__FL_FEATURES__";
 
 /** The define constant of one flag, e.g. `__FL_FEATURES__.chapters`. */
 export const defineOf = (name: FeatureName): string => `${FLAGS_OBJECT}.${name}`;

@@ -20,7 +20,7 @@ import { pushEntry, pushImmutable, type EntryPush } from "./push.ts";
 export { DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
 export { playerConfig, playlistCodes, type ItemMedia, type PlayerConfig } from "./config.ts";
 export { featureFlags, type FeatureFlags } from "./flags.ts";
-export { IMMUTABLE, REVALIDATE, type EntryPush } from "./push.ts";
+export type { EntryPush } from "./push.ts";
 
 /** The CDN key of a video's entry: stable, overwritten by every publish. */
 export const entryKey = (code: string) => `p/${code}.js`;

@@ -179,6 +179,25 @@ describe("compile and push", () => {
   });
 });
 
+/**
+ * Simulates a CDN outage (a remote CDN cannot fail on demand here): every
+ * write to target `which` fails while `during` runs.
+ */
+async function withOutage(which: "cdnA" | "cdnB", during: () => Promise<void>): Promise<void> {
+  const real = t.deps.blobs[which];
+  t.deps.blobs[which] = {
+    ...real,
+    put: async () => {
+      throw new Error(`simulated CDN outage: ${which} refuses writes`);
+    },
+  };
+  try {
+    await during();
+  } finally {
+    t.deps.blobs[which] = real;
+  }
+}
+
 describe("a failing CDN target", () => {
   test("deploy answers 500, creates no version, and the previous bundle keeps serving on both targets", async () => {
     const v = await video();
@@ -188,24 +207,14 @@ describe("a failing CDN target", () => {
     const served = await t.call("GET", cdnPath(v.script_url));
     await t.call("POST", `/api/v1/videos/${v.id}/draft`, { token: ws.token, body: { style_options: { main_color: "#202020" } } });
 
-    // Simulates a CDN outage on target B: every write to it fails. Target A
-    // accepts the new entry, so the compiler must put A's previous bytes back.
-    const realB = t.deps.blobs.cdnB;
-    t.deps.blobs.cdnB = {
-      ...realB,
-      put: async () => {
-        throw new Error("simulated CDN outage: target B refuses writes");
-      },
-    };
-    try {
+    // Target B refuses writes; target A accepts the new entry, so its previous bytes must be put back.
+    await withOutage("cdnB", async () => {
       for (const path of [`/api/v1/videos/${v.id}/deploy`, `/api/v1/videos/${v.id}/deploys/${first.body.version_id}/restore`]) {
         const res = await t.call("POST", path, { token: ws.token, body: path.endsWith("deploy") ? { style_options: { main_color: "#303030" } } : undefined });
         expect(res.status, path).toBe(500);
         expect(res.body.error.code).toBe("DEPLOY_FAILED");
       }
-    } finally {
-      t.deps.blobs.cdnB = realB;
-    }
+    });
     // Nothing changed: one version, live settings, the draft, no second event.
     const versions = await t.deps.sql`SELECT id, is_live FROM deploy_versions WHERE workspace_video_id = ${v.id}`;
     expect([...versions]).toEqual([{ id: first.body.version_id, is_live: true }]);
@@ -224,19 +233,10 @@ describe("a failing CDN target", () => {
 
   test("a first deploy that fails leaves no entry behind on the target that accepted it", async () => {
     const v = await video();
-    const realB = t.deps.blobs.cdnB;
-    // Simulates a CDN outage on target B, before this video ever had a bundle.
-    t.deps.blobs.cdnB = {
-      ...realB,
-      put: async () => {
-        throw new Error("simulated CDN outage: target B refuses writes");
-      },
-    };
-    try {
+    // Target B is down before this video ever had a bundle.
+    await withOutage("cdnB", async () => {
       expect((await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: {} })).status).toBe(500);
-    } finally {
-      t.deps.blobs.cdnB = realB;
-    }
+    });
     expect(await t.deps.blobs.cdnA.head(`p/${v.code}.js`)).toBeUndefined();
     expect((await t.call("GET", cdnPath(v.script_url))).status).toBe(404);
     expect(await t.deps.sql`SELECT 1 FROM deploy_versions WHERE workspace_video_id = ${v.id}`).toHaveLength(0);
@@ -244,19 +244,10 @@ describe("a failing CDN target", () => {
 
   test("a playlist write during an outage is 500 and leaves the playlist as it was", async () => {
     const v = await video();
-    const realA = t.deps.blobs.cdnA;
-    t.deps.blobs.cdnA = {
-      ...realA,
-      put: async () => {
-        throw new Error("simulated CDN outage: target A refuses writes");
-      },
-    };
-    try {
+    await withOutage("cdnA", async () => {
       const res = await t.call("POST", "/api/v1/playlists", { token: ws.token, body: { video_id: v.id } });
       expect(res.status).toBe(500);
-    } finally {
-      t.deps.blobs.cdnA = realA;
-    }
+    });
     expect((await t.call("GET", `/api/v1/playlists/${v.id}`, { token: ws.token })).status).toBe(404);
   });
 });

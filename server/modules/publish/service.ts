@@ -33,7 +33,7 @@ export interface Publication extends EntryPush {
 }
 
 /** What this process compiles: `config.playerSources` (tests point it at a fixture player), else player/. */
-export function playerSources(deps: Pick<Deps, "config">): PlayerSources {
+function playerSources(deps: Pick<Deps, "config">): PlayerSources {
   return deps.config.playerSources ?? DEFAULT_SOURCES;
 }
 
