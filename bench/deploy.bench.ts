@@ -13,7 +13,8 @@ import { deploy } from "../server/modules/settings/service.ts";
 import { createVideo } from "../server/modules/videos/service.ts";
 import { withDefaults } from "../server/modules/settings/groups.ts";
 import { buildEntry, coreFor, DEFAULT_SOURCES } from "../compiler/build.ts";
-import { featureFlags, playerConfig } from "../compiler/config.ts";
+import { playerConfig } from "../compiler/config.ts";
+import { featureFlags } from "../compiler/flags.ts";
 import { report } from "./lib/report.ts";
 
 const N = Number(process.env.BENCH_RUNS ?? 50);

@@ -7,6 +7,7 @@
 import * as esbuild from "esbuild";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { flagDefines, type FeatureFlags } from "./flags.ts";
 
 export interface PlayerSources {
   /** Per-video entry source (default player/entry.ts). */
@@ -31,15 +32,6 @@ export interface CoreBuild {
   coreFile: string;
   /** The core and its lazy chunks (hls.js), every name content-hashed. */
   files: OutputFile[];
-}
-
-/** The feature flags of SPEC.md's player, decided from the live settings. */
-export interface FeatureFlags {
-  chapters: boolean;
-  cta: boolean;
-  captions: boolean;
-  playlist: boolean;
-  autoplay: boolean;
 }
 
 interface CachedCore {
@@ -101,8 +93,8 @@ export async function coreFor(corePath: string): Promise<CoreBuild> {
   return entry.build;
 }
 
-/** Builds one video's entry: an IIFE with its config, core URL and feature flags baked in. */
-export async function buildEntry(entryPath: string, config: unknown, coreUrl: string, flags: FeatureFlags): Promise<Uint8Array> {
+/** Builds one video's entry: an IIFE with its config, core URL and feature flags (compiler/flags.ts) baked in. */
+export async function buildEntry(entryPath: string, config: unknown, coreUrl: string, flags: Partial<FeatureFlags>): Promise<Uint8Array> {
   const result = await esbuild.build({
     entryPoints: [entryPath],
     bundle: true,
@@ -113,11 +105,7 @@ export async function buildEntry(entryPath: string, config: unknown, coreUrl: st
     define: {
       __FL_CONFIG__: JSON.stringify(config),
       __FL_CORE_URL__: JSON.stringify(coreUrl),
-      __FL_CHAPTERS__: String(flags.chapters),
-      __FL_CTA__: String(flags.cta),
-      __FL_CAPTIONS__: String(flags.captions),
-      __FL_PLAYLIST__: String(flags.playlist),
-      __FL_AUTOPLAY__: String(flags.autoplay),
+      ...flagDefines(flags),
     },
   });
   const out = result.outputFiles[0];

@@ -5,7 +5,7 @@
  */
 import type { Settings } from "../server/modules/settings/groups.ts";
 import type { VideoRow } from "../server/modules/videos/repo.ts";
-import type { FeatureFlags } from "./build.ts";
+import type { FeatureFlags } from "./flags.ts";
 import type { PlayerConfig, PlaylistConfig, Rendition } from "../player/types.ts";
 
 // The contract with player/ is declared once, on the player's side (DESIGN.md: player/ never imports server code).
@@ -14,21 +14,8 @@ export type { PlayerConfig } from "../player/types.ts";
 export type ItemMedia = Pick<VideoRow, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
 type Group = Record<string, unknown>;
-const group = (settings: Settings, name: string): Group => (settings[name] ?? {}) as Group;
+const group = (settings: Settings, name: string): Group => settings[name] ?? {};
 const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-export function featureFlags(settings: Settings): FeatureFlags {
-  const chapters = group(settings, "chapters_options");
-  const cta = group(settings, "cta_cards_options");
-  const playlist = group(settings, "playlist_options");
-  return {
-    chapters: chapters.enabled === true && listOf(chapters.chapters).length > 0,
-    cta: cta.enabled === true && listOf(cta.cards).length > 0,
-    captions: group(settings, "captions_options").enabled === true,
-    playlist: playlist.enabled === true && listOf(playlist.items).length > 0,
-    autoplay: group(settings, "autoplay_options").enabled === true,
-  };
-}
 
 function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): Rendition | null {
   if (hls === null && poster === null) return null;

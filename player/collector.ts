@@ -1,7 +1,7 @@
 import type { CollectBatch, CollectEvent } from "./types.ts";
-import type { Identity } from "./identity.ts";
+import type { Identity } from "../browser/identity.ts";
 import { listen } from "./dom.ts";
-import { post } from "./transport.ts";
+import { post } from "../browser/transport.ts";
 
 const MAX_BATCH = 50;
 

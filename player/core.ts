@@ -1,26 +1,19 @@
 import type { Feature, PlayerConfig } from "./types.ts";
-import type { FramelineGlobal } from "./track.ts";
-import { resolveIdentity, type Identity } from "./identity.ts";
-import { createGlobal } from "./track.ts";
+import type { Identity } from "../browser/identity.ts";
+import { frameline } from "../browser/frameline.ts";
 import { injectCss } from "./styles.ts";
 import { Player } from "./player.ts";
 
 export type { Feature, PlayerConfig, PlayerApi } from "./types.ts";
 export { Player } from "./player.ts";
 
-declare global {
-  interface Window {
-    Frameline?: FramelineGlobal;
-  }
-}
-
-let identity: Identity | undefined;
-
 /**
  * Mounts a player into every `.frameline-player[data-video="<code>"]` under
  * `root` that has none yet, now and (while the page is still parsing) again
  * at DOMContentLoaded, since the async script may run before its div exists.
- * Also installs `window.Frameline` once per page. Never throws into the page.
+ * Uses the page's `window.Frameline` (browser/frameline.ts), creating it when
+ * no other script has, so every player and the tracker share one viewer
+ * identity. Never throws into the page.
  *
  * @example
  * import("https://cdn.example/cdn/p/core-abc.js").then((core) => core.boot(config, [chapters]));
@@ -28,15 +21,15 @@ let identity: Identity | undefined;
 export function boot(config: PlayerConfig, features: Feature[] = [], root: ParentNode = document): Player[] {
   const players: Player[] = [];
   try {
-    identity ||= resolveIdentity();
-    if (!window.Frameline) window.Frameline = createGlobal(config.events_url, config.video.workspace_code, identity);
+    const page = frameline({ url: config.events_url.replace(/\/$/, "") + "/v1/track", workspaceCode: config.video.workspace_code }, "player");
+    const identity: Identity = { sessionId: page.getSessionId(), deviceId: page.getDeviceId() };
     const mountAll = () => {
       injectCss(document);
       root.querySelectorAll<HTMLElement>(`.frameline-player[data-video="${CSS.escape(config.video.code)}"]`).forEach((el) => {
         if (el.hasAttribute("data-fl-mounted")) return;
         el.setAttribute("data-fl-mounted", "");
         try {
-          players.push(new Player(el, config, features, identity!));
+          players.push(new Player(el, config, features, identity));
         } catch (e) {
           console.warn("frameline: player failed to mount", e);
         }

@@ -1,3 +1,5 @@
+import { ErrorDetails, ErrorTypes, type PlayerError } from "./errors.ts";
+
 /** A tiny typed event bus: controllers talk through it, like hls.js's. */
 export class Emitter<E> {
   private handlers: { [K in keyof E]?: ((data: E[K]) => void)[] } = {};
@@ -16,7 +18,8 @@ export class Emitter<E> {
       try {
         fn(data);
       } catch (e) {
-        if (name !== ("error" as K)) this.emit("error" as K, { message: String(e), fatal: false } as E[K]);
+        const failure: PlayerError = { type: ErrorTypes.OTHER, details: ErrorDetails.HANDLER, fatal: false, error: e };
+        if (name !== ("error" as K)) this.emit("error" as K, failure as E[K]);
       }
     }
   }

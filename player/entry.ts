@@ -1,8 +1,8 @@
 /**
  * The per-video entry (served at `/cdn/p/<video_code>.js`). The compiler bakes
  * the live settings in with esbuild `define`; each feature is imported behind
- * its flag so a video without, say, chapters ships no chapter code. It then
- * loads the shared, content-hashed core and boots it.
+ * its flag (compiler/flags.ts) so a video without, say, chapters ships no
+ * chapter code. It then loads the shared, content-hashed core and boots it.
  */
 import type { Feature } from "./types.ts";
 import { chapters } from "./features/chapters.ts";
@@ -12,12 +12,12 @@ import { playlist } from "./features/playlist.ts";
 import { autoplay } from "./features/autoplay.ts";
 
 const features: Feature[] = [];
-if (__FL_CAPTIONS__) features.push(captions);
-if (__FL_CHAPTERS__) features.push(chapters);
-if (__FL_CTA__) features.push(ctaCards);
-if (__FL_PLAYLIST__) features.push(playlist);
+if (__FL_FEATURES__.captions) features.push(captions);
+if (__FL_FEATURES__.chapters) features.push(chapters);
+if (__FL_FEATURES__.cta) features.push(ctaCards);
+if (__FL_FEATURES__.playlist) features.push(playlist);
 // Autoplay last: every other feature is listening before playback can start.
-if (__FL_AUTOPLAY__) features.push(autoplay);
+if (__FL_FEATURES__.autoplay) features.push(autoplay);
 
 // A variable argument keeps esbuild from resolving the (absolute) core URL at build time.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;

@@ -1,7 +1,8 @@
 import type { Feature, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "./types.ts";
 import { pickRendition } from "./orientation.ts";
-import type { Identity } from "./identity.ts";
+import type { Identity } from "../browser/identity.ts";
 import { Emitter } from "./emitter.ts";
+import { ErrorDetails, ErrorTypes } from "./errors.ts";
 import { h } from "./dom.ts";
 import { themeVars } from "./styles.ts";
 import { Collector } from "./collector.ts";
@@ -85,7 +86,7 @@ export class Player implements PlayerApi {
         const off = f.setup(this);
         if (off) this.teardown.push(off);
       } catch (e) {
-        this.emit("error", { message: `feature ${f.name}: ${e}`, fatal: false });
+        this.emit("error", { type: ErrorTypes.OTHER, details: ErrorDetails.FEATURE_SETUP, fatal: false, error: e });
       }
     }
   }

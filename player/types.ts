@@ -4,6 +4,7 @@
  * player reads; every one is optional so that older snapshots keep working
  * (player/README.md lists them for the settings module).
  */
+import type { PlayerError } from "./errors.ts";
 
 export type Orientation = "landscape" | "portrait";
 
@@ -120,19 +121,6 @@ export interface CollectBatch {
   events: CollectEvent[];
 }
 
-/** Body of `POST {events_url}/v1/track` (SPEC.md "Custom events", browser path). */
-export interface TrackBody {
-  workspace_code: string;
-  session_id: string;
-  device_id: string;
-  event: string;
-  properties: Record<string, unknown>;
-  value?: number;
-  email_sha256?: string;
-  phone_sha256?: string;
-  external_id?: string;
-}
-
 /** Events on the player's own bus (controllers and features talk through these). */
 export interface PlayerEvents {
   /** A new source was attached (poster shown, nothing loaded yet). */
@@ -141,8 +129,8 @@ export interface PlayerEvents {
   intent: { auto: boolean };
   /** The first frame after a play intent is on screen. */
   started: { ms: number };
-  /** Something failed; `fatal` means playback of this source stopped. */
-  error: { message: string; fatal: boolean };
+  /** Something failed, in hls.js's shape (player/errors.ts); `fatal` means playback of this source stopped. */
+  error: PlayerError;
   /** Analytics event to send (type + extra fields). */
   collect: { type: string; fields?: Record<string, unknown> };
   /** The current source played to its end. */

@@ -54,6 +54,8 @@ export interface Config {
     singleUploadMaxBytes: number;
   };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** The player sources deploys compile (absolute paths); unset means player/entry.ts and player/core.ts. Tests set a fixture player. */
+  playerSources?: { entry: string; core: string };
 }
 
 type Env = Record<string, string | undefined>;

@@ -35,7 +35,8 @@ export class AnalyticsController {
     this.off.push(
       player.on("collect", ({ type, fields }) => push(type, fields)),
       player.on("started", ({ ms }) => push("startup", { ms })),
-      player.on("error", ({ message, fatal }) => push("error", { message: message.slice(0, 500), fatal })),
+      // `type` names the player event on the wire, so the error's own type travels as `error_type`.
+      player.on("error", ({ type, details, fatal }) => push("error", { error_type: type, details, fatal })),
       player.on("source", (s) => {
         this.closeRange(false);
         collector.switchVideo(s.code);

@@ -1,5 +1,6 @@
 import type { PlayerApi, Source } from "../types.ts";
 import { listen } from "../dom.ts";
+import { ErrorDetails, ErrorTypes, fromHlsType, fromMediaError } from "../errors.ts";
 
 type HlsModule = typeof import("hls.js/light");
 type HlsInstance = InstanceType<HlsModule["default"]>;
@@ -22,7 +23,7 @@ export function needsHlsJs(video: HTMLVideoElement, url: string, engine: string 
 /**
  * Owns the `<video>` source: poster first, stream on intent; measures startup
  * (intent → first frame) and rebuffering; turns media and hls.js failures into
- * `error` events with a `fatal` flag.
+ * `error` events `{type, details, fatal}` (player/errors.ts).
  */
 export class MediaController {
   private hls: HlsInstance | null = null;
@@ -56,7 +57,7 @@ export class MediaController {
       listen(video, "play", () => this.state === "idle" && this.intent(false)),
       listen(video, "error", () => {
         const err = video.error;
-        if (err && video.getAttribute("src")) player.emit("error", { message: `media error ${err.code}: ${err.message || "unknown"}`, fatal: true });
+        if (err && video.getAttribute("src")) player.emit("error", { ...fromMediaError(err.code), fatal: true, error: err });
       }),
       player.on("source", (s) => this.attach(s)),
     );
@@ -94,7 +95,7 @@ export class MediaController {
     }
     const url = player.source.hls;
     if (!url) {
-      player.emit("error", { message: "video not ready: no stream yet", fatal: true });
+      player.emit("error", { type: ErrorTypes.OTHER, details: ErrorDetails.NO_STREAM, fatal: true });
       return;
     }
     this.state = "loading";
@@ -129,7 +130,7 @@ export class MediaController {
       },
       (e) => {
         this.state = "idle";
-        player.emit("error", { message: `player chunk failed to load: ${e}`, fatal: true });
+        player.emit("error", { type: ErrorTypes.NETWORK, details: ErrorDetails.HLS_CHUNK_LOAD, fatal: true, error: e });
       },
     );
   }
@@ -139,20 +140,20 @@ export class MediaController {
    * reports them fatal; a fatal media error gets the one recovery attempt
    * hls.js documents. Anything else stops this source.
    */
-  private onHlsError(Hls: HlsModule["default"], data: { fatal: boolean; type: string; details: string }): void {
+  private onHlsError(Hls: HlsModule["default"], data: { fatal: boolean; type: string; details: string; error?: Error }): void {
     const hls = this.hls;
-    const message = `hls ${data.type}: ${data.details}`;
+    const error = { type: fromHlsType(data.type), details: data.details, error: data.error };
     if (!data.fatal || !hls) {
-      this.player.emit("error", { message, fatal: false });
+      this.player.emit("error", { ...error, fatal: false });
       return;
     }
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !this.recovered) {
       this.recovered = true;
-      this.player.emit("error", { message, fatal: false });
+      this.player.emit("error", { ...error, fatal: false });
       hls.recoverMediaError();
       return;
     }
-    this.player.emit("error", { message, fatal: true });
+    this.player.emit("error", { ...error, fatal: true });
     hls.destroy();
     this.hls = null;
     this.state = "idle";
@@ -164,7 +165,8 @@ export class MediaController {
     // Autoplay policy or an aborted load: back to the poster, the viewer can press play.
     p?.catch((e: Error) => {
       if (e && e.name === "AbortError") return;
-      if (this.state === "loading" && e && e.name === "NotAllowedError") this.player.emit("error", { message: "play() refused: " + e.message, fatal: false });
+      if (this.state === "loading" && e && e.name === "NotAllowedError")
+        this.player.emit("error", { type: ErrorTypes.OTHER, details: ErrorDetails.PLAY_NOT_ALLOWED, fatal: false, error: e });
     });
   }
 

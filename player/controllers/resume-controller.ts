@@ -1,6 +1,6 @@
 import type { PlayerApi, Source } from "../types.ts";
 import { h, listen } from "../dom.ts";
-import { read, write } from "../storage.ts";
+import { read, write } from "../../browser/storage.ts";
 
 const SAVE_EVERY_S = 2;
 /** Within the last 5 s (5 % of a short video) counts as finished: a returning viewer starts over. */

@@ -10,6 +10,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
+import { buildTracker } from "../../tracker/build.ts";
 import { ADMIN_KEY, testApp } from "../helpers/app.ts";
 import {
   ROOT,
@@ -31,6 +32,8 @@ const CODE_B = "0b6c3c1e-7f0e-4c55-9d7b-bbbbbbbbbbbb";
 const PLAIN = "0b6c3c1e-7f0e-4c55-9d7b-cccccccccccc";
 const AUTO = "0b6c3c1e-7f0e-4c55-9d7b-dddddddddddd";
 const BROKEN = "0b6c3c1e-7f0e-4c55-9d7b-eeeeeeeeeeee";
+const TRACKER_FIRST = "0b6c3c1e-7f0e-4c55-9d7b-111111111111";
+const PLAYER_FIRST = "0b6c3c1e-7f0e-4c55-9d7b-222222222222";
 const BAR = "#ff8800";
 const TRACK_BG = "#123456";
 
@@ -60,6 +63,8 @@ function config(code: string, over: Partial<PlayerConfig> & { settings?: PlayerC
       continue_watching_options: { enabled: true, min_seconds: 1 },
       engagement_options: { heartbeat_s: 2 },
       ...over.settings,
+      // As a deploy stores it: the playlist is an option group of the container, which is what turns the feature on.
+      ...(over.playlist && { playlist_options: { enabled: true, items: over.playlist.items.map(({ video_code, title }) => ({ video_code, title })) } }),
     },
     playlist: over.playlist ?? null,
     events_url: server.url,
@@ -355,9 +360,77 @@ describe("player in Chromium", () => {
     expect(last).toContain("lesson_completed");
     expect(last).toContain("playlist_ended");
     expect(events(AUTO).find((e) => e.type === "lesson_completed")!.video_code).toBe(AUTO);
-    expect(String(events(BROKEN).find((e) => e.type === "error")!.message)).toContain("manifestLoadError");
+    // Errors in hls.js's shape, codes not free text.
+    expect(events(BROKEN).find((e) => e.type === "error" && e.fatal === true)).toMatchObject({ error_type: "network", details: "manifestLoadError" });
+    expect(events(BROKEN).some((e) => e.type === "error" && "message" in e)).toBe(false);
     expect(pageErrors).toEqual([]);
   }, 60000);
+});
+
+describe("the player and the tracker on one page", () => {
+  /**
+   * Storage is blocked (as in a sandboxed frame), so ids cannot be re-read
+   * from it: the two scripts agree only if they share one global.
+   */
+  async function sharedPage(code: string, trackerFirst: boolean) {
+    server.collects.length = 0;
+    server.tracks.length = 0;
+    server.route("/t.js", await buildTracker(), "text/javascript");
+    const tracker = `<script src="${server.url}/t.js" data-workspace="ws_tracker" data-host="${server.url}"></script>`;
+    const cfg = config(code);
+    server.route(`/cdn/p/${code}.js`, await buildEntry(cfg, coreUrl, flagsFor(cfg)), "text/javascript");
+    const embed = embedHtml(code, `${server.url}/cdn/p/${code}.js`);
+    server.route(`/${code}.html`, page(trackerFirst ? tracker + embed : embed));
+    const p = await browser.newPage();
+    await p.addInitScript(() => {
+      const blocked = () => {
+        throw new DOMException("storage blocked", "SecurityError");
+      };
+      Storage.prototype.getItem = blocked;
+      Storage.prototype.setItem = blocked;
+    });
+    const pageErrors: string[] = [];
+    p.on("pageerror", (e) => pageErrors.push(String(e)));
+    await p.goto(`${server.url}/${code}.html`);
+    await p.waitForSelector(".fl-root video[poster]");
+    if (!trackerFirst) {
+      // The tracker arrives after the player booted.
+      await p.evaluate((html) => {
+        const s = document.createElement("script");
+        const parsed = new DOMParser().parseFromString(html, "text/html").querySelector("script")!;
+        for (const a of parsed.getAttributeNames()) s.setAttribute(a, parsed.getAttribute(a)!);
+        document.body.appendChild(s);
+      }, tracker);
+    }
+    await p.waitForFunction(() => typeof (window as any).fl === "function");
+    const ids = await p.evaluate(() => ({
+      session: window.Frameline!.getSessionId(),
+      device: window.Frameline!.getDeviceId(),
+      tracker: (window as any).fl("session") as string,
+      api: Object.keys(window.Frameline!).sort(),
+    }));
+    await p.evaluate(() => window.Frameline!.track("shared_page", { order: "either" }));
+    await p.click(".fl-big");
+    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 0.5, null, { timeout: 15000 });
+    await p.close({ runBeforeUnload: true });
+    await until(() => server.tracks.length > 0 && server.collects.some((b) => b.video_code === code), 5000);
+    expect(pageErrors).toEqual([]);
+    return ids;
+  }
+
+  for (const trackerFirst of [true, false]) {
+    test(`${trackerFirst ? "tracker first" : "player first"}: one window.Frameline, one session and device, track() to the tracker's workspace`, async () => {
+      const ids = await sharedPage(trackerFirst ? TRACKER_FIRST : PLAYER_FIRST, trackerFirst);
+      expect(ids.api).toEqual(["getDeviceId", "getSessionId", "track"]);
+      expect(ids.session).toMatch(/^[0-9a-f]{32}$/);
+      expect(ids.tracker).toBe(ids.session);
+      for (const batch of server.collects) expect({ session: batch.session_id, device: batch.device_id }).toEqual({ session: ids.session, device: ids.device });
+      // The tracker's data-workspace wins whichever script came first.
+      expect(server.tracks).toHaveLength(1);
+      expect(server.tracks[0]).toMatchObject({ workspace_code: "ws_tracker", session_id: ids.session, device_id: ids.device, event: "shared_page" });
+      expect(server.collects.every((b) => b.workspace_code === "ws_test")).toBe(true);
+    }, 60000);
+  }
 });
 
 describe("player → the real events host", () => {

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { mkdtemp } from "node:fs/promises";
-import { configureCompiler } from "../../compiler/index.ts";
+import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { createApp, type App } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
 import { createDeps, type Deps, type Clock } from "../../server/deps.ts";
@@ -21,7 +21,6 @@ export const ADMIN_KEY = "fla_test_admin_key_0123456789abcdef";
 export const UNLIMITED: Pick<Config, "limits"> = { limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } };
 
 /** The small player of test/fixtures/player: fast to compile, enough for what a bundle must carry. */
-const FIXTURE_PLAYER = join(import.meta.dir, "..", "fixtures", "player");
 
 export interface CallOptions {
   /** Sent as `Authorization: Bearer <token>`. */
@@ -101,7 +100,11 @@ export function caller(app: { handle(request: Request): Promise<Response> }): Ca
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const engines = await getEngines();
-  const config: Config = { ...loadConfig({ DATA_DIR: engines.tmp, PUBLIC_URL: BASE, LOG_LEVEL: "error" }), ...options.config };
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: engines.tmp, PUBLIC_URL: BASE, LOG_LEVEL: "error" }),
+    ...(options.fixturePlayer ? { playerSources: FIXTURE_PLAYER } : {}),
+    ...options.config,
+  };
   const dir = await mkdtemp(join(engines.tmp, "blobs-"));
   const deps = await createDeps(config, {
     sql: options.sql ?? engines.sql,
@@ -113,7 +116,6 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${BASE}/cdn` }),
     },
   });
-  if (options.fixturePlayer) configureCompiler(deps, { entry: join(FIXTURE_PLAYER, "entry.ts"), core: join(FIXTURE_PLAYER, "core.ts") });
   const app = createApp(deps, { adminKey: ADMIN_KEY });
   const call = caller(app);
 

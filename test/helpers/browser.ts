@@ -9,8 +9,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { CollectBatch, PlayerConfig, TrackBody } from "../../player/types.ts";
+import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
+import type { TrackBody } from "../../server/modules/events/model.ts";
 import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
+import { featureFlags, type FeatureFlags } from "../../compiler/flags.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -72,13 +74,8 @@ export async function makeHlsStream(dir: string, seconds = 6, size = "640x360"):
   return { playlist: "index.m3u8", poster: "poster.jpg" };
 }
 
-export interface PlayerFlags {
-  chapters?: boolean;
-  cta?: boolean;
-  captions?: boolean;
-  playlist?: boolean;
-  autoplay?: boolean;
-}
+/** Feature flags to build with; a missing one is off. */
+export type PlayerFlags = Partial<FeatureFlags>;
 
 export interface PlayerBuild {
   /** File name of the content-hashed core in `outdir`. */
@@ -99,25 +96,12 @@ export async function buildCore(outdir: string): Promise<PlayerBuild> {
 
 /** The per-video entry, built by the compiler itself; returns its code. */
 export async function buildEntry(config: PlayerConfig, coreUrl: string, flags: PlayerFlags = {}): Promise<string> {
-  const code = await buildVideoEntry(join(ROOT, "player/entry.ts"), config, coreUrl, {
-    chapters: !!flags.chapters,
-    cta: !!flags.cta,
-    captions: !!flags.captions,
-    playlist: !!flags.playlist,
-    autoplay: !!flags.autoplay,
-  });
-  return new TextDecoder().decode(code);
+  return new TextDecoder().decode(await buildVideoEntry(join(ROOT, "player/entry.ts"), config, coreUrl, flags));
 }
 
-export function flagsFor(config: PlayerConfig): PlayerFlags {
-  const s = config.settings;
-  return {
-    chapters: !!s.chapters_options?.enabled && !!s.chapters_options.chapters?.length,
-    cta: !!s.cta_cards_options?.enabled && !!s.cta_cards_options.cards?.length,
-    captions: !!s.captions_options?.enabled && !!s.captions_options.tracks?.length,
-    playlist: !!config.playlist?.items.length,
-    autoplay: !!s.autoplay_options?.enabled,
-  };
+/** The flags a deploy of these settings would compile with (compiler/flags.ts, the one rule). */
+export function flagsFor(config: PlayerConfig): FeatureFlags {
+  return featureFlags(config.settings);
 }
 
 /** The embed snippet of server/modules/videos/service.ts `embedFor`. */

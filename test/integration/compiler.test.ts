@@ -1,19 +1,21 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configureCompiler, DEFAULT_SOURCES, publishVideo } from "../../compiler/index.ts";
+import { compilePlayer, DEFAULT_SOURCES, featureFlags, pushPlayer, type PlayerConfig } from "../../compiler/index.ts";
+import { createFsBlobStore } from "../../server/storage/blob/index.ts";
+import { publishVideo } from "../../server/modules/publish/service.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
+import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-
-const FIXTURE = join(import.meta.dir, "..", "fixtures", "player");
 
 let t: TestApp;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
   // Silent: the outage tests log the failures they provoke on purpose.
-  t = await testApp({ config: { logLevel: "silent", limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 } } });
-  configureCompiler(t.deps, { entry: join(FIXTURE, "entry.ts"), core: join(FIXTURE, "core.ts") });
+  t = await testApp({ config: { logLevel: "silent", limits: { readsPerMinute: 100_000, writesPerMinute: 100_000 }, playerSources: FIXTURE_PLAYER } });
   ws = await t.workspace();
 }, 120_000);
 
@@ -177,6 +179,25 @@ describe("compile and push", () => {
   });
 });
 
+/**
+ * Simulates a CDN outage (a remote CDN cannot fail on demand here): every
+ * write to target `which` fails while `during` runs.
+ */
+async function withOutage(which: "cdnA" | "cdnB", during: () => Promise<void>): Promise<void> {
+  const real = t.deps.blobs[which];
+  t.deps.blobs[which] = {
+    ...real,
+    put: async () => {
+      throw new Error(`simulated CDN outage: ${which} refuses writes`);
+    },
+  };
+  try {
+    await during();
+  } finally {
+    t.deps.blobs[which] = real;
+  }
+}
+
 describe("a failing CDN target", () => {
   test("deploy answers 500, creates no version, and the previous bundle keeps serving on both targets", async () => {
     const v = await video();
@@ -186,24 +207,14 @@ describe("a failing CDN target", () => {
     const served = await t.call("GET", cdnPath(v.script_url));
     await t.call("POST", `/api/v1/videos/${v.id}/draft`, { token: ws.token, body: { style_options: { main_color: "#202020" } } });
 
-    // Simulates a CDN outage on target B: every write to it fails. Target A
-    // accepts the new entry, so the compiler must put A's previous bytes back.
-    const realB = t.deps.blobs.cdnB;
-    t.deps.blobs.cdnB = {
-      ...realB,
-      put: async () => {
-        throw new Error("simulated CDN outage: target B refuses writes");
-      },
-    };
-    try {
+    // Target B refuses writes; target A accepts the new entry, so its previous bytes must be put back.
+    await withOutage("cdnB", async () => {
       for (const path of [`/api/v1/videos/${v.id}/deploy`, `/api/v1/videos/${v.id}/deploys/${first.body.version_id}/restore`]) {
         const res = await t.call("POST", path, { token: ws.token, body: path.endsWith("deploy") ? { style_options: { main_color: "#303030" } } : undefined });
         expect(res.status, path).toBe(500);
         expect(res.body.error.code).toBe("DEPLOY_FAILED");
       }
-    } finally {
-      t.deps.blobs.cdnB = realB;
-    }
+    });
     // Nothing changed: one version, live settings, the draft, no second event.
     const versions = await t.deps.sql`SELECT id, is_live FROM deploy_versions WHERE workspace_video_id = ${v.id}`;
     expect([...versions]).toEqual([{ id: first.body.version_id, is_live: true }]);
@@ -222,19 +233,10 @@ describe("a failing CDN target", () => {
 
   test("a first deploy that fails leaves no entry behind on the target that accepted it", async () => {
     const v = await video();
-    const realB = t.deps.blobs.cdnB;
-    // Simulates a CDN outage on target B, before this video ever had a bundle.
-    t.deps.blobs.cdnB = {
-      ...realB,
-      put: async () => {
-        throw new Error("simulated CDN outage: target B refuses writes");
-      },
-    };
-    try {
+    // Target B is down before this video ever had a bundle.
+    await withOutage("cdnB", async () => {
       expect((await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: {} })).status).toBe(500);
-    } finally {
-      t.deps.blobs.cdnB = realB;
-    }
+    });
     expect(await t.deps.blobs.cdnA.head(`p/${v.code}.js`)).toBeUndefined();
     expect((await t.call("GET", cdnPath(v.script_url))).status).toBe(404);
     expect(await t.deps.sql`SELECT 1 FROM deploy_versions WHERE workspace_video_id = ${v.id}`).toHaveLength(0);
@@ -242,19 +244,10 @@ describe("a failing CDN target", () => {
 
   test("a playlist write during an outage is 500 and leaves the playlist as it was", async () => {
     const v = await video();
-    const realA = t.deps.blobs.cdnA;
-    t.deps.blobs.cdnA = {
-      ...realA,
-      put: async () => {
-        throw new Error("simulated CDN outage: target A refuses writes");
-      },
-    };
-    try {
+    await withOutage("cdnA", async () => {
       const res = await t.call("POST", "/api/v1/playlists", { token: ws.token, body: { video_id: v.id } });
       expect(res.status).toBe(500);
-    } finally {
-      t.deps.blobs.cdnA = realA;
-    }
+    });
     expect((await t.call("GET", `/api/v1/playlists/${v.id}`, { token: ws.token })).status).toBe(404);
   });
 });
@@ -310,6 +303,38 @@ describe("/cdn", () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
     expect(Number(head.headers.get("content-length"))).toBeGreaterThan(0);
+  });
+});
+
+describe("the compiler is only a compiler", () => {
+  test("compiler/ imports nothing of server/ but types", () => {
+    const dir = join(import.meta.dir, "..", "..", "compiler");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const source = readFileSync(join(dir, file), "utf8");
+      const values = [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.\.\/server\/[^"]+)"/gm)].map((m) => m[1]);
+      expect(values, file).toEqual([]);
+    }
+  });
+
+  test("compilePlayer and pushPlayer need a config, flags, sources and targets: no database, no app", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fl-compile-"));
+    try {
+      const targets = [createFsBlobStore(join(dir, "a")), createFsBlobStore(join(dir, "b"))];
+      const settings = { autoplay_options: { enabled: true } };
+      const config = { video: { code: "pure-code", title: "Pure" }, settings, playlist: null, events_url: "https://events.example" } as unknown as PlayerConfig;
+      const player = await compilePlayer({ config, flags: featureFlags(settings), sources: FIXTURE_PLAYER, coreUrl: (key) => `https://cdn.example/${key}` });
+      expect(player.entryKey).toBe("p/pure-code.js");
+      expect(player.versionHash).toMatch(/^[0-9a-f]{16}$/);
+      await pushPlayer(targets, player);
+      for (const target of targets) {
+        const run = runEntry((await read(target, "p/pure-code.js"))!);
+        expect(run.features).toEqual(["FIXTURE_AUTOPLAY_CODE"]);
+        expect(run.config.video.title).toBe("Pure");
+        expect(await read(target, new URL(run.core).pathname.slice(1))).toContain("FIXTURE_CORE");
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

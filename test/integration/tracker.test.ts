@@ -121,6 +121,41 @@ describe("tracker", () => {
     await page.close();
   }, 60_000);
 
+  test("the page trims what the events host would refuse (30 properties, 200-character values, a 41-character key): answered 2xx, stored within the limits", async () => {
+    const page = await browser.newPage();
+    const answers: number[] = [];
+    const bodies: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/v1/track") && r.postData()?.includes("limits_marker")) bodies.push(r.postData()!);
+    });
+    page.on("response", (r) => {
+      if (r.url().endsWith("/v1/track") && r.request().postData()?.includes("limits_marker")) answers.push(r.status());
+    });
+    await page.goto(`http://127.0.0.1:${site.port}/`);
+    await page.waitForFunction(() => (window as any).Frameline);
+    const longKey = "k".repeat(41);
+    await page.evaluate((longKey) => {
+      const props: Record<string, unknown> = { limits_marker: "yes", [longKey]: "long key", nested: { a: 1 }, value: 2e9 };
+      for (let i = 0; i < 30; i++) props[`p${String(i).padStart(2, "0")}`] = "v".repeat(200);
+      (window as any).Frameline.track("checkout_started", props);
+    }, longKey);
+    for (let i = 0; i < 100 && answers.length === 0; i++) await Bun.sleep(50);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toBeGreaterThanOrEqual(200);
+    expect(answers[0]).toBeLessThan(300);
+    const sent = JSON.parse(bodies[0]!);
+    expect(Object.keys(sent.properties)).toHaveLength(20);
+    expect(sent.properties[longKey.slice(0, 40)]).toBe("long key");
+    expect(sent.value).toBeUndefined();
+
+    const [row] = await waitForRows("checkout_started", 1, (r) => r.properties.limits_marker === "yes");
+    const stored = Object.entries(row.properties as Record<string, string>).filter(([k]) => !k.startsWith("$"));
+    expect(stored).toHaveLength(20);
+    expect(stored.every(([k, v]) => k.length <= 40 && v.length <= 100)).toBe(true);
+    expect(row.properties.p00).toBe("v".repeat(100));
+    await page.close();
+  }, 60_000);
+
   test("fl_sid joins the session, so a checkout on another domain attributes to the player's viewer", async () => {
     const sid = "joined-" + crypto.randomUUID();
     const played = await t.call("POST", "/v1/collect", {
@@ -146,6 +181,15 @@ describe("tracker", () => {
     for (let i = 0; i < 50 && !answers.includes(422); i++) await Bun.sleep(50);
     expect(answers).toContain(422);
     expect(errors).toEqual([]);
+    // An fl_sid that is not a valid id is not joined (the player applies the same rule).
+    await page.goto(`http://127.0.0.1:${site.port}/checkout?fl_sid=${encodeURIComponent("no good")}`);
+    await page.waitForFunction(() => (window as any).Frameline);
+    expect(await page.evaluate(() => (window as any).Frameline.getSessionId())).toBe(sid);
+    const fresh = await browser.newPage();
+    await fresh.goto(`http://127.0.0.1:${site.port}/checkout?fl_sid=short`);
+    await fresh.waitForFunction(() => (window as any).Frameline);
+    expect(await fresh.evaluate(() => (window as any).Frameline.getSessionId())).toMatch(/^[0-9a-f]{32}$/);
+    await fresh.close();
     await page.close();
   }, 60_000);
 });

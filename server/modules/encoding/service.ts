@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { videoChanged, type Deps } from "../../deps.ts";
 import { Signal } from "../../lib/signal.ts";
-import { publishVideo } from "../../../compiler/index.ts";
+import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";

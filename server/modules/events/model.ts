@@ -72,6 +72,10 @@ export const PLAYER_EVENT_TYPES = [
 ] as const;
 export type PlayerEventType = (typeof PLAYER_EVENT_TYPES)[number];
 
+/** An `error` event's kind, as hls.js's ErrorTypes (player/errors.ts). */
+export const PLAYER_ERROR_TYPES = ["network", "media", "mux", "other"] as const;
+export type PlayerErrorType = (typeof PLAYER_ERROR_TYPES)[number];
+
 const Seconds = t.Number({ minimum: 0, maximum: 604_800 });
 const Range = t.Object({ from_s: Seconds, to_s: Seconds });
 
@@ -92,6 +96,10 @@ export const PlayerEvent = t.Object(
     percent: t.Optional(t.Union([t.Literal(25), t.Literal(50), t.Literal(75), t.Literal(100)], { description: "milestone: 25, 50, 75 or 100." })),
     ms: t.Optional(t.Number({ minimum: 0, maximum: 3_600_000, description: "startup and rebuffer: duration in ms." })),
     email: t.Optional(t.String({ maxLength: 255, description: "lead_form_submitted: the raw email; upserts a lead, never stored in events." })),
+    error_type: t.Optional(oneOf(PLAYER_ERROR_TYPES, { description: "error: the kind of failure (hls.js's ErrorTypes); stored as a property." })),
+    details: t.Optional(t.String({ maxLength: 100, description: "error: a short code, e.g. `manifestLoadError` (hls.js's details); stored as a property." })),
+    fatal: t.Optional(t.Boolean({ description: "error: playback of this source stopped; stored as a property." })),
+    message: t.Optional(t.String({ description: "error, from players older than `error_type`: free text, stored as a property (100 characters)." })),
     properties: t.Optional(Properties),
   },
   { additionalProperties: true },

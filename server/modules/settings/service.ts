@@ -8,7 +8,7 @@ import { videoChanged, type Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
-import { compileAndPush, type Publication } from "../../../compiler/index.ts";
+import { compileAndPush, type Publication } from "../publish/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";
 import { withDefaults, type Settings } from "./groups.ts";

@@ -1,11 +1,11 @@
 import { randomId, read, write } from "./storage.ts";
 
 /**
- * Viewer identity shared by every player on the page. The session joins the
- * `fl_sid` query parameter when present (SPEC.md "Custom events", session
- * bridging; CONTRACT.md prefix table) so a checkout on another domain can
- * carry it; otherwise it lives for the tab (sessionStorage). The device id
- * lives in localStorage.
+ * The viewer's ids on this page, the same for the player and the tracker. The
+ * session joins the `fl_sid` query parameter when it is a valid id (SPEC.md
+ * "Custom events", session bridging; CONTRACT.md prefix table) so a checkout
+ * on another domain can carry it; otherwise it lives for the tab
+ * (sessionStorage). The device id lives in localStorage.
  */
 export interface Identity {
   sessionId: string;
@@ -14,7 +14,9 @@ export interface Identity {
 
 const SESSION_KEY = "fl_sid";
 const DEVICE_KEY = "fl_did";
-const VALID = /^[A-Za-z0-9_-]{8,100}$/;
+
+/** An id the events host keeps as it is: 8 to 100 URL-safe characters (ours are 32 hex). */
+export const isId = (value: unknown): value is string => typeof value === "string" && /^[\w-]{8,100}$/.test(value);
 
 export function resolveIdentity(search = location.search): Identity {
   let bridged: string | null = null;
@@ -24,11 +26,11 @@ export function resolveIdentity(search = location.search): Identity {
     /* malformed query: mint below */
   }
   const stored = read("sessionStorage", SESSION_KEY);
-  const sessionId = bridged && VALID.test(bridged) ? bridged : stored && VALID.test(stored) ? stored : randomId();
+  const sessionId = isId(bridged) ? bridged : isId(stored) ? stored : randomId();
   write("sessionStorage", SESSION_KEY, sessionId);
 
   let deviceId = read("localStorage", DEVICE_KEY);
-  if (!deviceId || !VALID.test(deviceId)) {
+  if (!isId(deviceId)) {
     deviceId = randomId();
     write("localStorage", DEVICE_KEY, deviceId);
   }

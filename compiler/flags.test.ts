@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FEATURE_FLAGS, FEATURE_NAMES, defineOf, featureFlags, flagDefines, flagTableMarkdown } from "./flags.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const off = Object.fromEntries(FEATURE_NAMES.map((n) => [n, false]));
+
+describe("featureFlags", () => {
+  test("every feature is off for settings that do not enable it", () => {
+    expect(featureFlags({})).toEqual(off as never);
+    expect(featureFlags({ chapters_options: { enabled: false, chapters: [{ time_s: 0, title: "a" }] }, autoplay_options: { enabled: "yes" } })).toEqual(
+      off as never,
+    );
+  });
+
+  test("a feature with content needs its list non-empty; the others only `enabled: true`", () => {
+    expect(featureFlags({ chapters_options: { enabled: true } }).chapters).toBe(false);
+    expect(featureFlags({ chapters_options: { enabled: true, chapters: [] } }).chapters).toBe(false);
+    expect(featureFlags({ chapters_options: { enabled: true, chapters: [{ time_s: 1, title: "a" }] } }).chapters).toBe(true);
+    expect(featureFlags({ cta_cards_options: { enabled: true, cards: [{ time_s: 1 }] } }).cta).toBe(true);
+    expect(featureFlags({ playlist_options: { enabled: true, items: [{ video_code: "x" }] } }).playlist).toBe(true);
+    expect(featureFlags({ playlist_options: { enabled: true, items: "x" } }).playlist).toBe(false);
+    expect(featureFlags({ captions_options: { enabled: true } }).captions).toBe(true);
+    expect(featureFlags({ autoplay_options: { enabled: true } })).toEqual({ ...off, autoplay: true } as never);
+  });
+});
+
+describe("flagDefines", () => {
+  test("defines every flag as a literal, a missing one false", () => {
+    const defines = flagDefines({ chapters: true });
+    expect(Object.keys(defines).sort()).toEqual(FEATURE_NAMES.map(defineOf).sort());
+    expect(defines["__FL_FEATURES__.chapters"]).toBe("true");
+    expect(defines["__FL_FEATURES__.autoplay"]).toBe("false");
+  });
+});
+
+describe("the flag table is the one rule", () => {
+  test("player/README.md carries the generated table", () => {
+    const readme = readFileSync(join(ROOT, "player", "README.md"), "utf8");
+    expect(readme).toContain(flagTableMarkdown());
+    for (const name of FEATURE_NAMES) expect(flagTableMarkdown()).toContain(FEATURE_FLAGS[name].group);
+  });
+
+  test("player/entry.ts guards one feature behind each row's define, and reads no other flag", () => {
+    const entry = readFileSync(join(ROOT, "player", "entry.ts"), "utf8");
+    const used = [...entry.matchAll(/__FL_FEATURES__\.(\w+)/g)].map((m) => m[1]);
+    expect(new Set(used)).toEqual(new Set(FEATURE_NAMES));
+    expect(used).toHaveLength(FEATURE_NAMES.length);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The feature-flag rule, once (DESIGN.md "A player feature is one folder
+ * entry and one flag"). Each row names a feature, the option group that turns
+ * it on and, when the feature needs content, the list that must be non-empty.
+ * Everything else derives from this table: the esbuild `define` of build.ts,
+ * the type of `__FL_FEATURES__` in player/globals.d.ts, the flags the browser
+ * tests build with, and the table in player/README.md (flags.test.ts checks it).
+ *
+ * A new feature is one row here plus its module under player/features/,
+ * imported by player/entry.ts behind `__FL_FEATURES__.<name>`.
+ *
+ * @example
+ *   featureFlags({ chapters_options: { enabled: true, chapters: [{ time_s: 0, title: "Intro" }] } }).chapters; // true
+ *   flagDefines(featureFlags(settings)); // { "__FL_FEATURES__.chapters": "true", ... }
+ */
+
+interface FlagRule {
+  /** The option group whose `enabled: true` turns the feature on. */
+  readonly group: string;
+  /** A list in that group that must also be non-empty (a feature with nothing to show ships no code). */
+  readonly nonEmpty?: string;
+}
+
+export const FEATURE_FLAGS = {
+  chapters: { group: "chapters_options", nonEmpty: "chapters" },
+  cta: { group: "cta_cards_options", nonEmpty: "cards" },
+  captions: { group: "captions_options" },
+  playlist: { group: "playlist_options", nonEmpty: "items" },
+  autoplay: { group: "autoplay_options" },
+} as const satisfies Record<string, FlagRule>;
+
+export type FeatureName = keyof typeof FEATURE_FLAGS;
+export type FeatureFlags = Record<FeatureName, boolean>;
+
+export const FEATURE_NAMES = Object.keys(FEATURE_FLAGS) as FeatureName[];
+
+/** The object the entry reads; esbuild replaces each member with a literal, so `if (__FL_FEATURES__.x)` drops x's code when off. */
+const FLAGS_OBJECT = "__FL_FEATURES__";
+
+/** The define constant of one flag, e.g. `__FL_FEATURES__.chapters`. */
+export const defineOf = (name: FeatureName): string => `${FLAGS_OBJECT}.${name}`;
+
+/** Option groups as the settings hold them; anything else reads as "off". */
+type SettingsLike = Readonly<Record<string, unknown>>;
+
+function isOn(rule: FlagRule, settings: SettingsLike): boolean {
+  const group = settings[rule.group];
+  if (!group || typeof group !== "object") return false;
+  const g = group as Record<string, unknown>;
+  if (g.enabled !== true) return false;
+  if (!rule.nonEmpty) return true;
+  const list = g[rule.nonEmpty];
+  return Array.isArray(list) && list.length > 0;
+}
+
+/** Which features a video's live settings turn on. */
+export function featureFlags(settings: SettingsLike): FeatureFlags {
+  const flags = {} as FeatureFlags;
+  for (const name of FEATURE_NAMES) flags[name] = isOn(FEATURE_FLAGS[name], settings);
+  return flags;
+}
+
+/** Every flag as an esbuild `define` (a missing flag is off, never undefined in the bundle). */
+export function flagDefines(flags: Partial<FeatureFlags>): Record<string, string> {
+  return Object.fromEntries(FEATURE_NAMES.map((name) => [defineOf(name), String(flags[name] === true)]));
+}
+
+/** The flag table of player/README.md, generated from the rows. */
+export function flagTableMarkdown(): string {
+  const rows = FEATURE_NAMES.map((name) => {
+    const { group, nonEmpty } = FEATURE_FLAGS[name] as FlagRule;
+    return [`\`${defineOf(name)}\``, `\`${group}.enabled\`${nonEmpty ? ` and \`${nonEmpty}\` non-empty` : ""}`];
+  });
+  const table = [["define", "on when"], ...rows];
+  const widths = [0, 1].map((c) => Math.max(...table.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, c) => cell.padEnd(widths[c]!)).join(" | ")} |`;
+  return [line(table[0]!), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
