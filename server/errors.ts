@@ -50,6 +50,24 @@ export const Errors = {
   idempotencyInProgress: () =>
     api(409, "IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed. Retry shortly.", {}, { "Retry-After": "1" }),
 
+  /** SPEC.md "Errors", upload rows (and the 412 a tus client of another protocol version gets). */
+  uploadNotFound: () => api(404, "UPLOAD_NOT_FOUND", "Upload session not found. It may have expired (24 hours after init): start again with init."),
+  offsetRequired: (message = "Send the Upload-Offset header: the number of bytes already sent (0 for the first chunk).") =>
+    api(400, "OFFSET_REQUIRED", message),
+  emptyChunk: () => api(400, "EMPTY_CHUNK", "The chunk has no bytes."),
+  sizeExceeded: (offset: number, size: number) => api(400, "SIZE_EXCEEDED", `The chunk goes past the declared size of ${size} bytes.`, { offset, size }),
+  offsetMismatch: (offset: number, message = `Upload-Offset is ahead of the server: continue from offset ${offset}.`) =>
+    api(409, "OFFSET_MISMATCH", message, { offset }),
+  incomplete: (offset: number, size: number) =>
+    api(409, "INCOMPLETE", `Only ${offset} of ${size} bytes have arrived: send the rest from offset ${offset}.`, { offset, size }),
+  unsupportedMediaType: () => api(422, "UNSUPPORTED_MEDIA_TYPE", "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv)."),
+  insufficientStorage: () =>
+    api(507, "INSUFFICIENT_STORAGE", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
+  payloadTooLarge: (max: number) =>
+    api(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.floor(max / (1024 * 1024))} MB: use a resumable upload.`),
+  chunkContentType: () => api(400, "INVALID_PAYLOAD", "Chunks are sent with Content-Type: application/offset+octet-stream."),
+  tusVersionUnsupported: (supported: string) => api(412, "TUS_VERSION_UNSUPPORTED", `This server speaks tus ${supported}.`, {}, { "Tus-Version": supported }),
+
   eventsInvalidPayload: (message: string) => events(400, "INVALID_PAYLOAD", message),
   eventsForbiddenLegacy: () =>
     events(403, "INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", {
