@@ -1,6 +1,6 @@
 /**
  * Expires upload sessions 24 hours after init (SPEC.md "Upload session": "chunks
- * discarded"): their fs partial files and S3 multipart uploads are aborted.
+ * discarded"): their fs partial files, S3 multipart uploads and staged bytes are removed.
  */
 import type { Deps } from "../deps.ts";
 import { sweepExpiredUploads } from "../modules/uploads/service.ts";

@@ -13,6 +13,7 @@ import { startEncoder } from "../../server/workers/encoder.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { launchBrowser, page as html, ROOT, serve, type LocalServer } from "../helpers/browser.ts";
 import { startCutProxy, type CutProxy } from "../helpers/cut-proxy.ts";
+import { settledStatus } from "../helpers/status.ts";
 import { clip, sha256 } from "../helpers/media.ts";
 
 setDefaultTimeout(150_000);
@@ -135,12 +136,7 @@ test("tus-js-client in Chromium on another origin: cut off halfway, resumed by a
   const stored = await t.deps.blobs.media.get(`uploads/${uploadId}/source`);
   expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(bytes));
 
-  let status = "processing";
-  for (const until = Date.now() + 90_000; status === "processing" && Date.now() < until; ) {
-    await Bun.sleep(250);
-    status = (await t.call("GET", `/api/v1/videos/${videoId}/status`, { token: ws.token })).body.status;
-  }
-  expect(status).toBe("ready");
+  expect(await settledStatus(t, ws.token, videoId)).toBe("ready");
   expect(pageErrors).toEqual([]);
   await context.close();
 });

@@ -10,6 +10,7 @@ import * as tus from "tus-js-client";
 import { sourceKey } from "../../server/modules/encoding/keys.ts";
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { startCutProxy, type CutProxy } from "../helpers/cut-proxy.ts";
+import { settledStatus } from "../helpers/status.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { clip as mediaClip, sha256 } from "../helpers/media.ts";
 
@@ -166,12 +167,7 @@ describe("tus 1.0 core on the upload URL", () => {
     const stored = await t.deps.blobs.media.get(sourceKey(uploadId));
     expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(clip));
 
-    let status = "processing";
-    for (const until = Date.now() + 90_000; status === "processing" && Date.now() < until; ) {
-      await Bun.sleep(200);
-      status = (await t.call("GET", `/api/v1/videos/${videoId}/status`, { token: ws.token })).body.status;
-    }
-    expect(status).toBe("ready");
+    expect(await settledStatus(t, ws.token, videoId)).toBe("ready");
     const [row] = await t.deps.sql`SELECT landscape_media FROM videos WHERE id = ${videoId}`;
     expect(row!.landscape_media.renditions).toEqual([expect.objectContaining({ h: 300, copied: false })]);
   });
