@@ -93,7 +93,7 @@ export interface BlobStore {
 
   /**
    * Chunked writes back resumable uploads, in chunks of any size. The fs store
-   * appends to `<key>.partial`. The S3 store keeps a multipart upload: bytes
+   * appends to a partial file beside the key. The S3 store keeps a multipart upload: bytes
    * that do not yet fill a part (S3 wants >= 5 MiB for all but the last) wait in
    * a staging object `<key>.incomplete` and are joined with the next chunk, as
    * @tus/s3-store keeps its "incomplete part". Nothing is visible under `key`

@@ -11,8 +11,8 @@ import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkedOptio
  *   a/b.mp4                 the blob
  *   a/b.mp4.meta.json       only when put with a content type or cache control
  *                           the extension does not already imply (HLS output needs none)
- *   a/b.mp4.partial         a chunked upload in progress: its bytes, appended
- *   a/b.mp4.partial.meta.json  its handle and options
+ *   a/b.mp4.<handle>.partial   a chunked upload in progress: its bytes, appended
+ *   a/b.mp4.partial.meta.json  the handle of the upload in progress and its options
  *   a/.b.mp4.<rand>.tmp     a put in progress, renamed over the blob when complete
  * Listings skip all but the blobs. Within a process, chunk operations on a key are
  * queued; across processes the caller must keep one writer per upload session.
@@ -375,23 +375,33 @@ interface UploadState extends BlobMeta {
   handle: string;
 }
 
+/** The handle is in the name, so an append knows its upload by opening the file: no state to read first. */
+const bytesPath = (path: string, handle: string): string => `${path}.${handle}.partial`;
 const uploadStatePath = (path: string): string => metaPath(partialPath(path));
+
+const isHandle = (handle: string): boolean => /^[0-9a-f]{32}$/.test(handle);
 
 async function beginUpload(path: string, opts: ChunkedOptions): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
   const handle = randomBytes(16).toString("hex");
   // Starting over replaces any earlier upload of this key: its handle stops working.
-  await writeFile(partialPath(path), new Uint8Array(0));
+  const earlier = await readJson<UploadState>(uploadStatePath(path));
+  if (earlier && isHandle(earlier.handle)) await removeFile(bytesPath(path, earlier.handle));
+  await writeFile(bytesPath(path, handle), new Uint8Array(0));
   await writeJsonAtomic(uploadStatePath(path), { handle, ...opts } satisfies UploadState);
   return handle;
 }
 
-async function loadUpload(path: string, handle: string): Promise<UploadState> {
-  const state = await readJson<UploadState>(uploadStatePath(path));
-  if (!state || state.handle !== handle) {
-    throw new BlobError(BlobErrorCode.NoSuchUpload, `no upload ${handle} in progress for this key`);
+const noSuchUpload = (handle: string) => new BlobError(BlobErrorCode.NoSuchUpload, `no upload ${handle} in progress for this key`);
+
+async function openUpload(path: string, handle: string): Promise<FileHandle> {
+  if (!isHandle(handle)) throw noSuchUpload(handle);
+  try {
+    return await open(bytesPath(path, handle), "r+");
+  } catch (err) {
+    if (isMissing(err)) throw noSuchUpload(handle);
+    throw err;
   }
-  return state;
 }
 
 /**
@@ -399,8 +409,7 @@ async function loadUpload(path: string, handle: string): Promise<UploadState> {
  * `state.offset` are leftovers of a failed append and are cut before writing.
  */
 async function appendUpload(path: string, handle: string, state: ChunkedState, body: ReadableStream<Uint8Array>): Promise<ChunkedState> {
-  await loadUpload(path, handle);
-  const fh = await open(partialPath(path), "r+");
+  const fh = await openUpload(path, handle);
   try {
     await cutTo(fh, state.offset);
     const { written } = await writeStreamAt(fh, body, state.offset, Number.POSITIVE_INFINITY);
@@ -419,26 +428,26 @@ async function cutTo(fh: FileHandle, offset: number): Promise<void> {
 }
 
 async function completeUpload(path: string, key: string, handle: string, state: ChunkedState): Promise<BlobInfo> {
-  const upload = await loadUpload(path, handle);
-  const fh = await open(partialPath(path), "r+");
+  const fh = await openUpload(path, handle);
   try {
     await cutTo(fh, state.offset);
   } finally {
     await fh.close();
   }
+  const upload = (await readJson<UploadState>(uploadStatePath(path))) ?? { handle };
   // rename(2) replaces an existing blob atomically: readers see old or new, never neither.
-  await rename(partialPath(path), path);
+  await rename(bytesPath(path, handle), path);
   await writeSidecar(path, upload);
-  await rm(uploadStatePath(path), { force: true });
+  if (upload.handle === handle) await rm(uploadStatePath(path), { force: true });
   return toInfo(key, path, await stat(path), sidecarFor(path, upload));
 }
 
 async function abortUpload(path: string, handle: string): Promise<void> {
+  if (!isHandle(handle)) return;
+  await removeFile(bytesPath(path, handle));
+  // Another handle means a newer upload of the same key: its state is not ours to remove.
   const state = await readJson<UploadState>(uploadStatePath(path));
-  // Another handle means a newer upload of the same key: not ours to remove.
-  if (!state || state.handle !== handle) return;
-  await removeFile(partialPath(path));
-  await removeFile(uploadStatePath(path));
+  if (state?.handle === handle) await removeFile(uploadStatePath(path));
 }
 
 /** Runs tasks for the same key one after another. */
