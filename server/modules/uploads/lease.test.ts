@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../../../test/helpers/app.ts";
 import { ApiError } from "../../errors.ts";
-import { type LeaseTiming, withLease } from "./lease.ts";
+import { KEEP_SECONDS, KeptLeases, type LeaseTiming, withLease } from "./lease.ts";
 import * as repo from "./repo.ts";
 
 let t: TestApp;
@@ -42,10 +42,10 @@ describe("withLease", () => {
         lease.held = false;
         return row.offset;
       },
-      fast,
+      { timing: fast },
     );
     await Bun.sleep(20);
-    const second = withLease(t.deps, ws.id, id, async (row) => (order.push("second"), row.offset), fast);
+    const second = withLease(t.deps, ws.id, id, async (row) => (order.push("second"), row.offset), { timing: fast });
     expect(await Promise.all([first, second])).toEqual([0, 400]);
     expect(order).toEqual(["first", "second"]);
     expect(await lockOf(id)).toBeNull();
@@ -53,9 +53,9 @@ describe("withLease", () => {
 
   test("a waiter gives up after waitMs: 409 OFFSET_MISMATCH with the real offset", async () => {
     const id = await newSession();
-    const holder = withLease(t.deps, ws.id, id, () => Bun.sleep(400), fast);
+    const holder = withLease(t.deps, ws.id, id, () => Bun.sleep(400), { timing: fast });
     await Bun.sleep(20);
-    const waiter = withLease(t.deps, ws.id, id, async () => "ran", { ...fast, waitMs: 100 });
+    const waiter = withLease(t.deps, ws.id, id, async () => "ran", { timing: { ...fast, waitMs: 100 } });
     const error = await waiter.catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(409);
@@ -85,17 +85,50 @@ describe("withLease", () => {
         // Past the 1 s lease: still held, because it is renewed.
         await Bun.sleep(1300);
         expect(lease.lost.aborted).toBe(false);
-        await expect(withLease(t.deps, ws.id, id, async () => "ran", short)).rejects.toBeInstanceOf(ApiError);
+        await expect(withLease(t.deps, ws.id, id, async () => "ran", { timing: short })).rejects.toBeInstanceOf(ApiError);
         await t.deps.sql`UPDATE upload_sessions SET lock_token = 'someone-else' WHERE id = ${id}`;
         const start = Date.now();
         while (!lease.lost.aborted && Date.now() - start < 2000) await Bun.sleep(20);
         lostAt = Date.now() - start;
       },
-      short,
+      { timing: short },
     );
     await holder;
     expect(lostAt).toBeGreaterThanOrEqual(0);
     expect(lostAt).toBeLessThan(1000);
+  });
+
+  test("a write that keeps its lease: this process takes it back without a wait, another waits until it lapses", async () => {
+    const id = await newSession();
+    const here = new KeptLeases();
+    const elsewhere = new KeptLeases();
+    const write = (kept: KeptLeases, offset: number) =>
+      withLease(
+        t.deps,
+        ws.id,
+        id,
+        async (row, lease) => {
+          const since = performance.now();
+          expect(await repo.saveProgress(t.deps.sql, id, lease.token, { offset, parts: [] }, KEEP_SECONDS)).toBe(true);
+          lease.keep({ ...row, offset }, since);
+          return { seen: row.offset, token: lease.token };
+        },
+        { kept, timing: fast },
+      );
+    const first = await write(here, 100);
+    expect(await lockOf(id)).toBe(first.token);
+    // The same process, right after: the kept lease and the row as the first write left it.
+    const started = Date.now();
+    const second = await write(here, 200);
+    expect(second).toEqual({ seen: 100, token: first.token });
+    expect(Date.now() - started).toBeLessThan(KEEP_SECONDS * 500);
+    // Another process: waits for the kept lease to lapse, then takes a fresh one and sees the last offset.
+    const third = await write(elsewhere, 300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(KEEP_SECONDS * 900);
+    expect(third.seen).toBe(200);
+    expect(third.token).not.toBe(first.token);
+    // Another workspace never gets one.
+    expect(codeOf(await withLease(t.deps, other.id, id, async () => "ran", { kept: elsewhere, timing: fast }).catch((e) => e)).code).toBe("UPLOAD_NOT_FOUND");
   });
 
   test("missing, another workspace's or expired: 404 UPLOAD_NOT_FOUND, and nothing runs", async () => {
@@ -106,11 +139,11 @@ describe("withLease", () => {
       [ws.id, "flup_0123456789abcdef0123456789abcdef"],
       [other.id, id],
     ] as const) {
-      const error = await withLease(t.deps, workspace, upload, run, fast).catch((e) => e);
+      const error = await withLease(t.deps, workspace, upload, run, { timing: fast }).catch((e) => e);
       expect(codeOf(error).code).toBe("UPLOAD_NOT_FOUND");
     }
     await t.deps.sql`UPDATE upload_sessions SET expires_at = now() - interval '1 second' WHERE id = ${id}`;
-    expect(codeOf(await withLease(t.deps, ws.id, id, run, fast).catch((e) => e)).code).toBe("UPLOAD_NOT_FOUND");
+    expect(codeOf(await withLease(t.deps, ws.id, id, run, { timing: fast }).catch((e) => e)).code).toBe("UPLOAD_NOT_FOUND");
     expect(ran).toBe(false);
   });
 });

@@ -68,11 +68,14 @@ export async function releaseLease(sql: Db, id: string, token: string): Promise<
   await sql`UPDATE upload_sessions SET lock_token = NULL, locked_until = NULL WHERE id = ${id} AND lock_token = ${token}`;
 }
 
-/** Records the bytes a chunk added and gives the lease back, in one statement; only the lease holder may. */
-export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState): Promise<boolean> {
+/**
+ * Records the bytes a chunk added, in one statement with giving the lease back
+ * (or keeping it `keepSeconds` more); only the lease holder may.
+ */
+export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState, keepSeconds = 0): Promise<boolean> {
+  const lease = keepSeconds > 0 ? sql`locked_until = now() + make_interval(secs => ${keepSeconds})` : sql`lock_token = NULL, locked_until = NULL`;
   const rows = await sql`
-    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(),
-                               lock_token = NULL, locked_until = NULL
+    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
     WHERE id = ${id} AND lock_token = ${token} RETURNING id`;
   return rows.length > 0;
 }
