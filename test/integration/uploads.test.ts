@@ -371,6 +371,10 @@ describe("resumable upload", () => {
       expect(again.status).toBe(404);
       expect(again.body.error.code).toBe("UPLOAD_NOT_FOUND");
     }
+    // Also the next chunk, right after (the chunk before kept its lease for a moment).
+    const next = await patch(session.upload_id, CHUNK, big.subarray(CHUNK, 2 * CHUNK));
+    expect(next.status).toBe(404);
+    expect(next.body.error.code).toBe("UPLOAD_NOT_FOUND");
   });
 
   test("24 hours after init the session is expired: UPLOAD_NOT_FOUND, the sweeper discards its chunks, DELETE still answers {deleted: true}", async () => {

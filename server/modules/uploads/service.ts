@@ -102,7 +102,9 @@ export async function writeChunk(deps: Deps, workspaceId: number, id: string, in
         state = await deps.blobs.media.appendChunked(row.blob_key, row.blob_handle, chunkedState(row), reader.stream);
       } catch (error) {
         if (reader.exceeded) throw Errors.sizeExceeded(row.offset, row.size);
-        if (lease.lost.aborted) throw Errors.offsetMismatch(row.offset, `Another request took over this upload; continue from offset ${row.offset}.`);
+        if (lease.lost.aborted) throw await takenOver(deps, workspaceId, id);
+        // Deleted (or expired and swept) while a kept lease still named it.
+        if (error instanceof BlobError && error.code === BlobErrorCode.NoSuchUpload) throw Errors.uploadNotFound();
         throw error;
       } finally {
         await reader.close();
@@ -110,13 +112,19 @@ export async function writeChunk(deps: Deps, workspaceId: number, id: string, in
       if (reader.received === 0) throw Errors.emptyChunk();
       // The lease is kept a moment for this client's next chunk (lease.ts).
       const since = performance.now();
-      if (!(await repo.saveProgress(deps.sql, row.id, lease.token, state, KEEP_SECONDS)))
-        throw Errors.offsetMismatch(row.offset, `Another request took over this upload; continue from offset ${row.offset}.`);
+      if (!(await repo.saveProgress(deps.sql, row.id, lease.token, state, KEEP_SECONDS))) throw await takenOver(deps, workspaceId, id);
       lease.keep({ ...row, ...state }, since);
       return { offset: state.offset, size: row.size, expires_at: row.expires_at };
     },
     { kept },
   );
+}
+
+/** The lease went to another request (or the session is gone): where the session now stands. */
+async function takenOver(deps: Deps, workspaceId: number, id: string) {
+  const current = await repo.findSession(deps.sql, workspaceId, id);
+  if (!current || !isLive(current, deps.clock.now())) return Errors.uploadNotFound();
+  return Errors.offsetMismatch(current.offset, `Another request took over this upload; continue from offset ${current.offset}.`);
 }
 
 /** SPEC.md "Upload session", the complete rows. */
