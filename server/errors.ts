@@ -60,6 +60,7 @@ export const ErrorTable = {
   IDEMPOTENCY_IN_PROGRESS: row(409, "coded", "A request with this Idempotency-Key is still being processed. Retry shortly.", RETRY_1),
   CONFLICT: row(409, "coded", "Another request wrote the same data first. Nothing was changed; read the current state and retry."),
   PAYLOAD_TOO_LARGE: row(413, "coded", "The request body is too large: use a resumable upload."),
+  TUS_VERSION_UNSUPPORTED: row(412, "coded", "This server speaks another tus protocol version."),
   VALIDATION_FAILED: row(422, "validation", "The given data was invalid."),
   UNSUPPORTED_MEDIA_TYPE: row(422, "coded", "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv)."),
   FOLDER_NOT_FOUND: row(422, "coded", "The folder does not exist in this workspace."),
@@ -184,6 +185,21 @@ export const Errors = {
   idempotencyInProgress: () => fail("IDEMPOTENCY_IN_PROGRESS"),
   /** A stored first answer replayed as it was sent (SPEC.md "Endpoints", Idempotency-Key). */
   replayed: (status: number, body: Record<string, unknown>) => new ApiError(status, body, { "Idempotency-Replayed": "true" }),
+
+  /** SPEC.md "Errors", upload rows (and the 412 a tus client of another protocol version gets). */
+  uploadNotFound: () => fail("UPLOAD_NOT_FOUND"),
+  offsetRequired: (message?: string) => fail("OFFSET_REQUIRED", message),
+  emptyChunk: () => fail("EMPTY_CHUNK"),
+  sizeExceeded: (offset: number, size: number) => fail("SIZE_EXCEEDED", `The chunk goes past the declared size of ${size} bytes.`, { offset, size }),
+  offsetMismatch: (offset: number, message = `Upload-Offset is ahead of the server: continue from offset ${offset}.`) =>
+    fail("OFFSET_MISMATCH", message, { offset }),
+  incomplete: (offset: number, size: number) =>
+    fail("INCOMPLETE", `Only ${offset} of ${size} bytes have arrived: send the rest from offset ${offset}.`, { offset, size }),
+  unsupportedMediaType: () => fail("UNSUPPORTED_MEDIA_TYPE"),
+  insufficientStorage: () => fail("INSUFFICIENT_STORAGE"),
+  payloadTooLarge: (max: number) => fail("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.floor(max / (1024 * 1024))} MB: use a resumable upload.`),
+  chunkContentType: () => fail("INVALID_PAYLOAD", "Chunks are sent with Content-Type: application/offset+octet-stream."),
+  tusVersionUnsupported: (supported: string) => fail("TUS_VERSION_UNSUPPORTED", `This server speaks tus ${supported}.`, {}, { "Tus-Version": supported }),
 
   workspaceNotFound: () => fail("WORKSPACE_NOT_FOUND"),
   eventNotDeclared: (name: string) => fail("EVENT_NOT_DECLARED", `The event "${name}" is not declared as a custom metric in this workspace.`, { event: name }),

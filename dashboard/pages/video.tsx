@@ -135,7 +135,11 @@ function Uploader({ id, onUploaded }: { id: number; onUploaded: (s: Status) => v
           resume where it stopped.
         </Notice>
       )}
-      <Field id="up-file" label="Video file" hint="mp4, mov, m4v, avi, webm, ogv, 3gp or mkv, up to 5 GB. Sent in 8 MiB chunks; an interrupted upload resumes.">
+      <Field
+        id="up-file"
+        label="Video file"
+        hint="mp4, mov, m4v, avi, webm, ogv, 3gp or mkv, up to 5 GB. Sent in 8 MiB chunks (tus); an interrupted upload resumes, also after a reload."
+      >
         {(a) => <input {...a} type="file" accept={ACCEPT_ATTR} disabled={busy} onChange={(e) => setFile(e.currentTarget.files?.[0])} />}
       </Field>
       <Field id="up-orientation" label="Orientation">

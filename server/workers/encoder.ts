@@ -6,7 +6,7 @@
  * MAX_ATTEMPTS. A file that cannot be decoded fails at once (encodeJob).
  */
 import { videoChanged, type Deps } from "../deps.ts";
-import { encodeJob, unaddressedWakeUps } from "../modules/encoding/service.ts";
+import { encodeJob } from "../modules/encoding/service.ts";
 import * as repo from "../modules/encoding/repo.ts";
 import type { EncodeJobRow } from "../modules/encoding/repo.ts";
 import { JobRunner, type JobQueue } from "./runner.ts";
@@ -54,7 +54,7 @@ export function startEncoder(deps: Deps, opts: EncoderOptions = {}): () => Promi
     maxAttempts: MAX_ATTEMPTS,
     retryDelayMs: (attempt) => RETRY_DELAYS_MS[attempt - 1] ?? RETRY_DELAYS_MS.at(-1)!,
     graceMs: opts.graceMs ?? 10_000,
-    wake: [deps.wake.encoder, unaddressedWakeUps],
+    wake: [deps.wake.encoder],
   }).start();
   return () => runner.stop();
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 const DIR = join(tmpdir(), "frameline-test-clips-v1");
 
-type ClipName = "landscape" | "portrait" | "vp9" | "hd" | "big" | "corrupt" | "text";
+type ClipName = "landscape" | "portrait" | "vp9" | "hd" | "big" | "mpeg4" | "corrupt" | "text";
 
 const FILES: Record<ClipName, string> = {
   landscape: "landscape-640x360.mp4",
@@ -16,6 +16,7 @@ const FILES: Record<ClipName, string> = {
   vp9: "vp9-opus-320x180.webm",
   hd: "mpeg4-mp3-1280x720.avi",
   big: "big-noise-640x360.mp4",
+  mpeg4: "mpeg4-noise-400x300.mp4",
   corrupt: "corrupt.mp4",
   text: "notes.txt",
 };
@@ -116,6 +117,30 @@ async function make(name: ClipName, out: string): Promise<void> {
         "4",
         "-pix_fmt",
         "yuv420p",
+        "-c:a",
+        "aac",
+        "-shortest",
+        "-f",
+        "mp4",
+        out,
+      ]);
+    case "mpeg4":
+      // About 9 MB of MPEG-4 Part 2 noise in 3 s: several 1 MiB chunks, and not H.264, so the encoder really encodes it.
+      return ffmpeg([
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc=size=400x300:rate=25,noise=alls=100:allf=t",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=440:duration=3",
+        "-t",
+        "3",
+        "-c:v",
+        "mpeg4",
+        "-q:v",
+        "1",
         "-c:a",
         "aac",
         "-shortest",

@@ -1,5 +1,10 @@
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
@@ -33,6 +38,7 @@ export interface S3rverHandle {
 /** A real S3 emulator on a free loopback port, storing in a fresh temp dir. */
 export async function startS3rver(): Promise<S3rverHandle> {
   const S3rver = require("s3rver") as S3rverConstructor;
+  readAfterWrite();
   const directory = await mkdtemp(join(tmpdir(), "frameline-s3rver-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
   // Koa composes middleware when the server starts listening, so this runs first.
@@ -84,5 +90,52 @@ function multipartUploadGuard(directory: string): KoaMiddleware {
     await rm(uploadDir, { recursive: true, force: true });
     ctx.status = 204;
     ctx.body = "";
+  };
+}
+
+/** The part of s3rver's FilesystemStore that `readAfterWrite` replaces. */
+interface FilesystemStoreProto {
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: { bucket: string; key: string; metadata: unknown; content: Buffer | Readable }): Promise<{ size: number; md5: string }>;
+  putPart(bucket: string, uploadId: string, partNumber: number, content: Readable): Promise<{ size: number; md5: string }>;
+}
+
+let consistent = false;
+
+/**
+ * s3rver 3.7 answers a PUT once it has read the body, before its file is
+ * written, so a GET (or a CompleteMultipartUpload reading a part) right after
+ * can see the old bytes. Real S3 reads back what it acknowledged: these two
+ * writes answer only when the file is on disk.
+ */
+function readAfterWrite(): void {
+  if (consistent) return;
+  consistent = true;
+  const proto = (require("s3rver/lib/stores/filesystem") as { prototype: FilesystemStoreProto }).prototype;
+  const write = async (path: string, content: Buffer | Readable): Promise<{ size: number; md5: string }> => {
+    await mkdir(dirname(path), { recursive: true });
+    const md5 = createHash("md5");
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        md5.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, count, createWriteStream(path));
+    return { size, md5: md5.digest("hex") };
+  };
+  proto.putObject = async function (object) {
+    const written = await write(this.getResourcePath(object.bucket, object.key, "object"), object.content);
+    await this.putMetadata(object.bucket, object.key, object.metadata, written.md5);
+    return written;
+  };
+  proto.putPart = async function (bucket, uploadId, partNumber, content) {
+    const path = `${this.getResourcePath(bucket, undefined, "uploads")}/${uploadId}/${partNumber}`;
+    const written = await write(path, content);
+    await writeFile(`${path}.md5`, written.md5);
+    return written;
   };
 }

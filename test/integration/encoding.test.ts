@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { clip, ffprobeStreams } from "../helpers/media.ts";
-import { BlobErrorCode } from "../../server/storage/blob/blob-store.ts";
+import { BlobErrorCode, NO_BYTES_YET } from "../../server/storage/blob/blob-store.ts";
 
 // Real engines and a real ffmpeg on a shared 2-core machine: seconds, not milliseconds.
 setDefaultTimeout(90_000);
@@ -255,8 +255,8 @@ describe("deleting a video", () => {
     expect(await Array.fromAsync(media.list(`videos/${video.code}/`))).toEqual([]);
     expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeUndefined();
     expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeUndefined();
-    // The unfinished upload is aborted: its handle no longer takes parts.
-    await expect(media.writeChunk(session!.blob_key, session!.blob_handle, 2, new Uint8Array(1024), 1024)).rejects.toMatchObject({
+    // The unfinished upload is aborted: its handle can no longer be completed.
+    await expect(media.completeChunked(session!.blob_key, session!.blob_handle, NO_BYTES_YET)).rejects.toMatchObject({
       code: BlobErrorCode.NoSuchUpload,
     });
     const served = await fetch(live(full.landscape_hls));

@@ -16,9 +16,3 @@ export const outputPrefix = (videoCode: string, o: Orientation, jobId: number): 
 export function mediaUrl(deps: Pick<Deps, "blobs" | "config">, key: string): string {
   return deps.blobs.media.publicUrl(key) ?? `${deps.config.publicUrl}/media/${key.split("/").map(encodeURIComponent).join("/")}`;
 }
-
-/** `flup_` + 32 lowercase hex (CONTRACT.md "Name and prefixes"). */
-export function newUploadId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `flup_${Buffer.from(bytes).toString("hex")}`;
-}

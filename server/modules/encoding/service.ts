@@ -6,7 +6,6 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { videoChanged, type Deps } from "../../deps.ts";
-import { Signal } from "../../lib/signal.ts";
 import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
@@ -51,16 +50,9 @@ export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | u
 }
 
 /** Wakes this process's encoders after a job was queued (`deps.wake.encoder`); other processes poll. */
-export function wakeEncoder(deps?: Pick<Deps, "wake">): void {
-  if (deps) deps.wake.encoder.notify();
-  else unaddressedWakeUps.notify();
+export function wakeEncoder(deps: Pick<Deps, "wake">): void {
+  deps.wake.encoder.notify();
 }
-
-/**
- * Wake-ups sent without deps (uploads/service.ts calls `wakeEncoder()` so far):
- * every encoder of the process hears them too. Gone once every caller passes deps.
- */
-export const unaddressedWakeUps = new Signal();
 
 export interface EncodeContext {
   workerId: string;

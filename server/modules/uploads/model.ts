@@ -1,6 +1,7 @@
 /** Wire schemas of SPEC.md "Uploads" and "Upload session". */
 import { t } from "elysia";
 import { oneOf } from "../../http/schemas.ts";
+import { UPLOAD_ID_PATTERN } from "./upload-id.ts";
 
 /** SPEC.md "Uploads": accepted declared types (declared only: the bytes decide). */
 export const MIME_TYPES = [
@@ -16,7 +17,7 @@ export const MIME_TYPES = [
 export const ORIENTATIONS = ["landscape", "portrait"] as const;
 export type OrientationName = (typeof ORIENTATIONS)[number];
 
-/** SPEC.md "Limits". */
+/** SPEC.md "Limits": the chunk size the server recommends (`chunk_size`); chunks of any size are taken. */
 export const CHUNK_SIZE = 8_388_608;
 export const MAX_FILE_SIZE = 5_368_709_120;
 export const SESSION_LIFETIME_MS = 24 * 60 * 60_000;
@@ -30,7 +31,7 @@ export const InitUploadBody = t.Object({
 export type InitUploadBody = typeof InitUploadBody.static;
 
 export const UploadSession = t.Object({
-  upload_id: t.String({ pattern: "^flup_[0-9a-f]+$" }),
+  upload_id: t.String({ pattern: UPLOAD_ID_PATTERN }),
   video_id: t.Optional(t.Integer()),
   chunk_size: t.Integer(),
   offset: t.Integer(),

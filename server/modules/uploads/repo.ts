@@ -1,5 +1,5 @@
 /** The SQL of upload sessions. Every read is bounded by the caller's workspace. */
-import type { ChunkPart } from "../../storage/blob/index.ts";
+import type { ChunkPart, ChunkedState } from "../../storage/blob/index.ts";
 import type { Sql, TxSql } from "../../storage/postgres.ts";
 import type { OrientationName } from "./model.ts";
 
@@ -68,11 +68,14 @@ export async function releaseLease(sql: Db, id: string, token: string): Promise<
   await sql`UPDATE upload_sessions SET lock_token = NULL, locked_until = NULL WHERE id = ${id} AND lock_token = ${token}`;
 }
 
-/** Records a written part; only the lease holder may. */
-export async function savePart(sql: Db, id: string, token: string, parts: ChunkPart[], offset: number, release = false): Promise<boolean> {
+/**
+ * Records the bytes a chunk added, in one statement with giving the lease back
+ * (or keeping it `keepSeconds` more); only the lease holder may.
+ */
+export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState, keepSeconds = 0): Promise<boolean> {
+  const lease = keepSeconds > 0 ? sql`locked_until = now() + make_interval(secs => ${keepSeconds})` : sql`lock_token = NULL, locked_until = NULL`;
   const rows = await sql`
-    UPDATE upload_sessions SET parts = ${sql.json(parts as never)}::jsonb, "offset" = ${offset}, updated_at = now()
-      ${release ? sql`, lock_token = NULL, locked_until = NULL` : sql``}
+    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
     WHERE id = ${id} AND lock_token = ${token} RETURNING id`;
   return rows.length > 0;
 }

@@ -54,6 +54,22 @@ export interface ChunkPart {
   size: number;
 }
 
+/**
+ * How far a chunked upload has got. The store keeps no record of its own: the
+ * caller keeps this (the upload session) and hands it back with the next call.
+ */
+export interface ChunkedState {
+  /** Bytes stored so far. */
+  offset: number;
+  /**
+   * S3: the multipart parts holding the first bytes; the bytes after them (fewer
+   * than a part) wait in a staging object. fs: always empty.
+   */
+  parts: ChunkPart[];
+}
+
+export const NO_BYTES_YET: ChunkedState = { offset: 0, parts: [] };
+
 export interface BlobStore {
   readonly kind: "fs" | "s3";
   /**
@@ -76,23 +92,24 @@ export interface BlobStore {
   freeBytes(): Promise<number>;
 
   /**
-   * Chunked writes back resumable uploads: each chunk (8 MiB, the last one smaller)
-   * is one part. On S3 this is a real multipart upload (parts other than the last
-   * must be >= 5 MiB). On fs parts are appended in order to `<key>.partial`: part N
-   * may be written once parts 1..N-1 are, or rewritten when it is the last one
-   * written (a retry whose answer was lost); any other position is `BadPartNumber`.
-   * Nothing is visible under `key` until `completeChunked`, which replaces an
-   * existing object atomically. The handle must be kept by the caller (upload session).
+   * Chunked writes back resumable uploads, in chunks of any size. The fs store
+   * appends to a partial file beside the key. The S3 store keeps a multipart upload: bytes
+   * that do not yet fill a part (S3 wants >= 5 MiB for all but the last) wait in
+   * a staging object `<key>.incomplete` and are joined with the next chunk, as
+   * @tus/s3-store keeps its "incomplete part". Nothing is visible under `key`
+   * until `completeChunked`, which replaces an existing object atomically. One
+   * writer per upload at a time (the caller's lease); the handle must be kept.
    */
   beginChunked(key: string, opts?: ChunkedOptions): Promise<string>;
   /**
-   * Exactly `size` bytes must arrive: a short or long body (a dropped connection)
-   * rejects with `ShortBody`/`LongBody` and leaves the earlier parts intact, so
-   * the same part can be sent again.
+   * Appends every byte of `body` after `state.offset` and resolves with the new
+   * state. If the body errors, the call rejects and `state` still describes the
+   * upload: whatever was written past it is ignored and overwritten by the next
+   * append. Holds at most one part (8 MiB) of the body in memory.
    */
-  writeChunk(key: string, handle: string, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart>;
-  /** `parts` must be 1..N in order, as returned by `writeChunk`. */
-  completeChunked(key: string, handle: string, parts: ChunkPart[]): Promise<BlobInfo>;
+  appendChunked(key: string, handle: string, state: ChunkedState, body: ReadableStream<Uint8Array>): Promise<ChunkedState>;
+  /** Makes the bytes of `state` the object under `key`; the last S3 part may be short. */
+  completeChunked(key: string, handle: string, state: ChunkedState): Promise<BlobInfo>;
   /** Idempotent: aborting an unknown or finished upload is not an error. */
   abortChunked(key: string, handle: string): Promise<void>;
 }
@@ -103,7 +120,7 @@ export const BlobErrorCode = {
   ShortBody: "ShortBody",
   LongBody: "LongBody",
   NoSuchUpload: "NoSuchUpload",
-  BadPartNumber: "BadPartNumber",
+  /** The stored bytes do not match the state handed in (they were lost, or the state is stale). */
   BadParts: "BadParts",
 } as const;
 export type BlobErrorCode = (typeof BlobErrorCode)[keyof typeof BlobErrorCode];
@@ -121,16 +138,16 @@ export class BlobError extends Error {
 
 /** S3 multipart parts other than the last must be at least this big. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
-/** DESIGN.md §1: upload chunks are 8 MiB and map one-to-one onto multipart parts. */
+/** DESIGN.md §1: the S3 store sends multipart parts of 8 MiB (the recommended upload chunk size). */
 export const PART_SIZE = 8 * 1024 * 1024;
 /** S3's limit on key length, in bytes. */
 const MAX_KEY_BYTES = 1024;
 
 /**
- * Suffixes the fs store uses for its own files next to a blob. Refused on both
- * stores so that keys stay portable between them.
+ * Suffixes the stores use for their own files next to a blob (fs: partial uploads
+ * and sidecars; S3: staged bytes). Refused on both so that keys stay portable.
  */
-const RESERVED_SUFFIXES = [".partial", ".meta.json"] as const;
+export const RESERVED_SUFFIXES = [".partial", ".meta.json", ".incomplete"] as const;
 
 /**
  * Throws `InvalidKey` unless `key` is a clean relative path: no absolute path, no
@@ -203,21 +220,16 @@ export function joinPublicUrl(base: string | undefined, key: string): string | u
   return `${base.replace(/\/+$/, "")}/${path}`;
 }
 
-/** Checks the order rule of `completeChunked`: parts numbered 1..N in order. */
-export function assertPartsInOrder(parts: ChunkPart[]): void {
-  if (parts.length === 0) throw new BlobError(BlobErrorCode.BadParts, "no parts to complete");
-  parts.forEach((p, i) => {
-    if (p.partNumber !== i + 1) {
-      throw new BlobError(BlobErrorCode.BadParts, `part ${i + 1} expected at position ${i + 1}, got ${p.partNumber}`);
-    }
-  });
-}
+export const partsSize = (parts: ChunkPart[]): number => parts.reduce((n, p) => n + p.size, 0);
 
-export function assertPartArgs(partNumber: number, size: number): void {
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
-    throw new BlobError(BlobErrorCode.BadPartNumber, `part number ${partNumber} is not in 1..10000`);
-  }
-  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`part size ${size} is not a byte count`);
+/** Bytes of `state` not yet in a part (S3's staged tail); throws when the state is impossible. */
+export function stagedBytes(state: ChunkedState): number {
+  const staged = state.offset - partsSize(state.parts);
+  if (!Number.isSafeInteger(state.offset) || staged < 0) throw new BlobError(BlobErrorCode.BadParts, `offset ${state.offset} is before the end of the parts`);
+  state.parts.forEach((p, i) => {
+    if (p.partNumber !== i + 1) throw new BlobError(BlobErrorCode.BadParts, `part ${i + 1} expected at position ${i + 1}, got ${p.partNumber}`);
+  });
+  return staged;
 }
 
 /** Validates a requested range; returns the inclusive range clamped to `size`. */

@@ -1,28 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, truncate, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink, writeFile } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import {
-  BlobError,
-  BlobErrorCode,
-  assertBlobKey,
-  assertBlobPrefix,
-  assertPartArgs,
-  assertPartsInOrder,
-  contentTypeFor,
-  joinPublicUrl,
-  resolveRange,
-} from "./blob-store.ts";
-import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkPart, ChunkedOptions, PutOptions } from "./blob-store.ts";
+import { BlobError, BlobErrorCode, assertBlobKey, assertBlobPrefix, contentTypeFor, joinPublicUrl, resolveRange } from "./blob-store.ts";
+import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkedOptions, ChunkedState, PutOptions } from "./blob-store.ts";
 
 /**
  * Filesystem blob store. Layout under `rootDir`, for a key `a/b.mp4`:
  *   a/b.mp4                 the blob
  *   a/b.mp4.meta.json       only when put with a content type or cache control
  *                           the extension does not already imply (HLS output needs none)
- *   a/b.mp4.partial         a chunked upload in progress
- *   a/b.mp4.partial.meta.json  its handle, options and the parts written so far
+ *   a/b.mp4.<handle>.partial   a chunked upload in progress: its bytes, appended
+ *   a/b.mp4.partial.meta.json  the handle of the upload in progress and its options
  *   a/.b.mp4.<rand>.tmp     a put in progress, renamed over the blob when complete
  * Listings skip all but the blobs. Within a process, chunk operations on a key are
  * queued; across processes the caller must keep one writer per upload session.
@@ -59,14 +49,13 @@ export function createFsBlobStore(rootDir: string, opts: { publicBaseUrl?: strin
       const path = pathOf(key);
       return locks.run(path, () => beginUpload(path, chunkOpts ?? {}));
     },
-    writeChunk: async (key, handle, partNumber, body, size) => {
+    appendChunked: async (key, handle, state, body) => {
       const path = pathOf(key);
-      assertPartArgs(partNumber, size);
-      return locks.run(path, () => writePart(path, handle, partNumber, body, size));
+      return locks.run(path, () => appendUpload(path, handle, state, body));
     },
-    completeChunked: async (key, handle, parts) => {
+    completeChunked: async (key, handle, state) => {
       const path = pathOf(key);
-      return locks.run(path, () => completeUpload(path, key, handle, parts));
+      return locks.run(path, () => completeUpload(path, key, handle, state));
     },
     abortChunked: async (key, handle) => {
       const path = pathOf(key);
@@ -384,105 +373,81 @@ async function pruneEmptyDirs(root: string, dirs: Set<string>): Promise<void> {
 
 interface UploadState extends BlobMeta {
   handle: string;
-  parts: ChunkPart[];
 }
 
+/** The handle is in the name, so an append knows its upload by opening the file: no state to read first. */
+const bytesPath = (path: string, handle: string): string => `${path}.${handle}.partial`;
 const uploadStatePath = (path: string): string => metaPath(partialPath(path));
+
+const isHandle = (handle: string): boolean => /^[0-9a-f]{32}$/.test(handle);
 
 async function beginUpload(path: string, opts: ChunkedOptions): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
   const handle = randomBytes(16).toString("hex");
   // Starting over replaces any earlier upload of this key: its handle stops working.
-  await writeFile(partialPath(path), new Uint8Array(0));
-  await writeJsonAtomic(uploadStatePath(path), { handle, ...opts, parts: [] } satisfies UploadState);
+  const earlier = await readJson<UploadState>(uploadStatePath(path));
+  if (earlier && isHandle(earlier.handle)) await removeFile(bytesPath(path, earlier.handle));
+  await writeFile(bytesPath(path, handle), new Uint8Array(0));
+  await writeJsonAtomic(uploadStatePath(path), { handle, ...opts } satisfies UploadState);
   return handle;
 }
 
-async function loadUpload(path: string, handle: string): Promise<UploadState> {
-  const state = await readJson<UploadState>(uploadStatePath(path));
-  if (!state || state.handle !== handle) {
-    throw new BlobError(BlobErrorCode.NoSuchUpload, `no upload ${handle} in progress for this key`);
-  }
-  return state;
-}
+const noSuchUpload = (handle: string) => new BlobError(BlobErrorCode.NoSuchUpload, `no upload ${handle} in progress for this key`);
 
-async function writePart(path: string, handle: string, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart> {
-  const state = await loadUpload(path, handle);
-  const written = state.parts.length;
-  // Appending the next part, or rewriting the last one (its answer may have been lost).
-  if (partNumber !== written + 1 && partNumber !== written) {
-    throw new BlobError(BlobErrorCode.BadPartNumber, `part ${partNumber} cannot be written after ${written} part(s): expected ${written + 1}`);
+async function openUpload(path: string, handle: string): Promise<FileHandle> {
+  if (!isHandle(handle)) throw noSuchUpload(handle);
+  try {
+    return await open(bytesPath(path, handle), "r+");
+  } catch (err) {
+    if (isMissing(err)) throw noSuchUpload(handle);
+    throw err;
   }
-  const kept = state.parts.slice(0, partNumber - 1);
-  if (kept.length !== written) await writeJsonAtomic(uploadStatePath(path), { ...state, parts: kept });
-  const offset = kept.reduce((n, p) => n + p.size, 0);
-  const part = await appendPart(partialPath(path), offset, partNumber, body, size);
-  await writeJsonAtomic(uploadStatePath(path), { ...state, parts: [...kept, part] });
-  return part;
 }
 
 /**
- * The state file, not the file length, says which parts are complete: bytes past
- * `offset` are leftovers of a failed write and are cut before writing.
+ * The caller's state, not the file length, says how many bytes count: bytes past
+ * `state.offset` are leftovers of a failed append and are cut before writing.
  */
-async function appendPart(file: string, offset: number, partNumber: number, body: ReadableStream<Uint8Array> | Uint8Array, size: number): Promise<ChunkPart> {
-  const fh = await open(file, "r+");
+async function appendUpload(path: string, handle: string, state: ChunkedState, body: ReadableStream<Uint8Array>): Promise<ChunkedState> {
+  const fh = await openUpload(path, handle);
   try {
-    await fh.truncate(offset);
-    let written: number;
-    try {
-      written = await writePartBody(fh, body, offset, size);
-    } catch (err) {
-      await fh.truncate(offset);
-      throw err;
-    }
-    if (written !== size) {
-      await fh.truncate(offset);
-      const code = written < size ? BlobErrorCode.ShortBody : BlobErrorCode.LongBody;
-      throw new BlobError(code, `part ${partNumber}: expected ${size} bytes, got ${written}`);
-    }
-    // Unique per write, so a stale part list never completes against a rewritten part.
-    // (Hashing every byte, as S3's MD5 ETag does, would cost more than the write itself buys.)
-    return { partNumber, size, etag: `"${partNumber}-${size}-${crypto.randomUUID()}"` };
+    await cutTo(fh, state.offset);
+    const { written } = await writeStreamAt(fh, body, state.offset, Number.POSITIVE_INFINITY);
+    return { offset: state.offset + written, parts: [] };
   } finally {
     await fh.close();
   }
 }
 
-async function writePartBody(fh: FileHandle, body: ReadableStream<Uint8Array> | Uint8Array, offset: number, size: number): Promise<number> {
-  if (!(body instanceof Uint8Array)) return (await writeStreamAt(fh, body, offset, size)).written;
-  if (body.byteLength !== size) return body.byteLength;
-  await writeAll(fh, body, offset);
-  return size;
+async function cutTo(fh: FileHandle, offset: number): Promise<void> {
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new BlobError(BlobErrorCode.BadParts, `offset ${offset} is not a byte count`);
+  const { size } = await fh.stat();
+  // Fewer bytes than acknowledged: lost under us (a crash before they reached the disk).
+  if (size < offset) throw new BlobError(BlobErrorCode.BadParts, `the partial file has ${size} bytes, fewer than the ${offset} recorded`);
+  if (size > offset) await fh.truncate(offset);
 }
 
-async function completeUpload(path: string, key: string, handle: string, parts: ChunkPart[]): Promise<BlobInfo> {
-  const state = await loadUpload(path, handle);
-  assertPartsInOrder(parts);
-  const matches =
-    parts.length === state.parts.length &&
-    parts.every((p, i) => {
-      const q = state.parts[i]!;
-      return p.partNumber === q.partNumber && p.size === q.size && p.etag === q.etag;
-    });
-  if (!matches) throw new BlobError(BlobErrorCode.BadParts, "parts do not match the parts written");
-  await truncate(
-    partialPath(path),
-    parts.reduce((n, p) => n + p.size, 0),
-  );
+async function completeUpload(path: string, key: string, handle: string, state: ChunkedState): Promise<BlobInfo> {
+  const fh = await openUpload(path, handle);
+  try {
+    await cutTo(fh, state.offset);
+  } finally {
+    await fh.close();
+  }
+  const upload = (await readJson<UploadState>(uploadStatePath(path))) ?? { handle };
   // rename(2) replaces an existing blob atomically: readers see old or new, never neither.
-  await rename(partialPath(path), path);
-  await writeSidecar(path, state);
-  await rm(uploadStatePath(path), { force: true });
-  return toInfo(key, path, await stat(path), sidecarFor(path, state));
+  await rename(bytesPath(path, handle), path);
+  await writeSidecar(path, upload);
+  if (upload.handle === handle) await rm(uploadStatePath(path), { force: true });
+  return toInfo(key, path, await stat(path), sidecarFor(path, upload));
 }
 
 async function abortUpload(path: string, handle: string): Promise<void> {
+  if (!isHandle(handle)) return;
+  await removeFile(bytesPath(path, handle));
+  // Another handle means a newer upload of the same key: its state is not ours to remove.
   const state = await readJson<UploadState>(uploadStatePath(path));
-  // Another handle means a newer upload of the same key: not ours to remove.
-  if (!state || state.handle !== handle) return;
-  await removeFile(partialPath(path));
-  await removeFile(uploadStatePath(path));
+  if (state?.handle === handle) await removeFile(uploadStatePath(path));
 }
 
 /** Runs tasks for the same key one after another. */

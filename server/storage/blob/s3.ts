@@ -13,21 +13,23 @@ import {
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import type { GetObjectCommandOutput, HeadObjectCommandOutput, UploadPartCommandOutput } from "@aws-sdk/client-s3";
+import type { GetObjectCommandOutput, HeadObjectCommandOutput } from "@aws-sdk/client-s3";
 import {
   BlobError,
   BlobErrorCode,
   DEFAULT_CONTENT_TYPE,
+  MIN_PART_SIZE,
   PART_SIZE,
+  RESERVED_SUFFIXES,
   assertBlobKey,
   assertBlobPrefix,
-  assertPartArgs,
-  assertPartsInOrder,
   contentTypeFor,
   joinPublicUrl,
+  partsSize,
   resolveRange,
+  stagedBytes,
 } from "./blob-store.ts";
-import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkPart, PutOptions } from "./blob-store.ts";
+import type { BlobBody, BlobInfo, BlobObject, BlobStore, ByteRange, ChunkPart, ChunkedState, PutOptions } from "./blob-store.ts";
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -84,30 +86,31 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore {
       if (!out.UploadId) throw new Error("CreateMultipartUpload returned no UploadId");
       return out.UploadId;
     },
-    writeChunk: async (key, handle, partNumber, body, size) => {
-      assertPartArgs(partNumber, size);
-      return uploadPart(s3, fullKey(key), handle, partNumber, body, size);
-    },
-    completeChunked: async (key, handle, parts) => {
-      assertPartsInOrder(parts);
+    appendChunked: async (key, handle, state, body) => appendParts(s3, fullKey(key), handle, state, body),
+    completeChunked: async (key, handle, state) => {
+      const full = fullKey(key);
+      const parts = await withStagedPart(s3, full, handle, state);
       await asUploadError(
         client.send(
           new CompleteMultipartUploadCommand({
             Bucket: bucket,
-            Key: fullKey(key),
+            Key: full,
             UploadId: handle,
             MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
           }),
         ),
       );
-      return headOrThrow(s3, key, fullKey(key));
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: stagingKey(full) })).catch(() => undefined);
+      return headOrThrow(s3, key, full);
     },
     abortChunked: async (key, handle) => {
+      const full = fullKey(key);
       try {
-        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: fullKey(key), UploadId: handle }));
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: full, UploadId: handle }));
       } catch (err) {
         if (!isNoSuchUpload(err)) throw err;
       }
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: stagingKey(full) }));
     },
   };
 }
@@ -225,7 +228,7 @@ async function putUnknownLength(
     const done: ChunkPart[] = [];
     let bytes: Uint8Array | undefined = firstBytes;
     while (bytes) {
-      done.push(await uploadPart(s3, full, uploadId, done.length + 1, bytes, bytes.byteLength));
+      done.push(await uploadPart(s3, full, uploadId, done.length + 1, bytes));
       const next = await parts.next();
       bytes = next.done ? undefined : next.value;
     }
@@ -338,9 +341,12 @@ async function* listPages(s3: S3, prefix: string): AsyncGenerator<{ full: string
   } while (token);
 }
 
+/** Blobs only: staged bytes of uploads in progress are not listed (as the fs store hides its partial files). */
 async function* listObjects(s3: S3, prefix: string): AsyncGenerator<BlobInfo> {
-  for await (const page of listPages(s3, prefix)) for (const { info } of page) yield info;
+  for await (const page of listPages(s3, prefix)) for (const { info } of page) if (!isStoreFile(info.key)) yield info;
 }
+
+const isStoreFile = (key: string): boolean => RESERVED_SUFFIXES.some((s) => key.endsWith(s));
 
 async function deletePrefix(s3: S3, prefix: string): Promise<number> {
   // An empty prefix would wipe the whole store: never by accident.
@@ -356,33 +362,125 @@ async function deletePrefix(s3: S3, prefix: string): Promise<number> {
     );
     const failed = out.Errors ?? [];
     if (failed.length) throw new Error(`could not delete ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message}`);
-    count += page.length;
+    count += page.filter((o) => !isStoreFile(o.info.key)).length;
   }
   return count;
 }
 
 // ---- parts ----
 
-async function uploadPart(
-  s3: S3,
-  full: string,
-  uploadId: string,
-  partNumber: number,
-  body: ReadableStream<Uint8Array> | Uint8Array,
-  size: number,
-): Promise<ChunkPart> {
-  const input = { Bucket: s3.bucket, Key: full, UploadId: uploadId, PartNumber: partNumber, ContentLength: size };
-  let sent: Promise<UploadPartCommandOutput>;
-  if (body instanceof Uint8Array) {
-    // Checked before sending: S3 would otherwise wait for bytes that never come.
-    if (body.byteLength !== size) throw lengthError(size, body.byteLength);
-    sent = s3.client.send(new UploadPartCommand({ ...input, Body: body }));
-  } else {
-    sent = sendCounted(body, size, (Body, abortSignal) => s3.client.send(new UploadPartCommand({ ...input, Body }), { abortSignal }));
+/** Where bytes that do not yet fill a part wait between two appends. */
+const stagingKey = (full: string): string => `${full}.incomplete`;
+
+/**
+ * Staged bytes + body, cut into parts: every full 8 MiB is sent as a part as
+ * soon as it is in memory; what is left at the end is a part of its own when
+ * it is big enough (>= 5 MiB), else it is staged for the next append. The
+ * staging object is written once, at the end, so a failed append leaves the
+ * caller's state (and the staged bytes it names) intact; parts it sent past
+ * that state are overwritten by the next append's parts of the same numbers.
+ */
+async function appendParts(s3: S3, full: string, uploadId: string, state: ChunkedState, body: ReadableStream<Uint8Array>): Promise<ChunkedState> {
+  const staged = stagedBytes(state);
+  const parts = [...state.parts];
+  const part = new PartBuffer(PART_SIZE);
+  const send = async () => void parts.push(await uploadPart(s3, full, uploadId, parts.length + 1, part.bytes()));
+  const reader = body.getReader();
+  try {
+    if (staged > 0) {
+      const { body: stagedBody } = await readStaged(s3, full, staged);
+      for await (const bytes of stagedBody) part.add(bytes);
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let rest: Uint8Array = value;
+      while (rest.byteLength > 0) {
+        rest = part.add(rest);
+        if (part.full) {
+          await send();
+          part.clear();
+        }
+      }
+    }
+  } finally {
+    reader.releaseLock();
   }
-  const out = await asUploadError(sent);
+  if (part.size >= MIN_PART_SIZE) {
+    await send();
+    part.clear();
+  } else if (part.size > 0 && (parts.length > state.parts.length || part.size > staged)) {
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: stagingKey(full), Body: part.bytes(), ContentLength: part.size }));
+  }
+  return { offset: partsSize(parts) + part.size, parts };
+}
+
+/** The parts of `state`, with its staged bytes sent as the last (possibly short) part. */
+async function withStagedPart(s3: S3, full: string, uploadId: string, state: ChunkedState): Promise<ChunkPart[]> {
+  const staged = stagedBytes(state);
+  // A multipart upload needs one part; an empty object is one empty part.
+  if (staged === 0 && state.parts.length > 0) return state.parts;
+  const bytes = staged === 0 ? new Uint8Array(0) : new Uint8Array(await new Response((await readStaged(s3, full, staged)).body).arrayBuffer());
+  return [...state.parts, await uploadPart(s3, full, uploadId, state.parts.length + 1, bytes)];
+}
+
+/** The first `size` bytes of the staging object; fewer means the state is not what S3 holds. */
+async function readStaged(s3: S3, full: string, size: number): Promise<{ body: ReadableStream<Uint8Array> }> {
+  let out: GetObjectCommandOutput;
+  try {
+    out = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: stagingKey(full), Range: `bytes=0-${size - 1}` }));
+  } catch (err) {
+    if (isNotFound(err) || errorName(err) === "InvalidRange") throw new BlobError(BlobErrorCode.BadParts, `no ${size} staged bytes for this upload`);
+    throw err;
+  }
+  if (out.ContentLength !== size) {
+    await out.Body?.transformToWebStream().cancel();
+    throw new BlobError(BlobErrorCode.BadParts, `${out.ContentLength} staged bytes for this upload, not ${size}`);
+  }
+  return { body: out.Body!.transformToWebStream() as ReadableStream<Uint8Array> };
+}
+
+/** One part's bytes, gathered from pieces; grows on demand so a small upload never holds a whole part. */
+class PartBuffer {
+  private buffer = new Uint8Array(0);
+  size = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  get full(): boolean {
+    return this.size === this.capacity;
+  }
+
+  /** Takes what fits; returns the rest. */
+  add(bytes: Uint8Array): Uint8Array {
+    const take = Math.min(bytes.byteLength, this.capacity - this.size);
+    if (this.size + take > this.buffer.byteLength) {
+      const grown = new Uint8Array(Math.min(this.capacity, Math.max(this.size + take, this.buffer.byteLength * 2, 64 * 1024)));
+      grown.set(this.buffer.subarray(0, this.size));
+      this.buffer = grown;
+    }
+    this.buffer.set(bytes.subarray(0, take), this.size);
+    this.size += take;
+    return bytes.subarray(take);
+  }
+
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.size);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+}
+
+async function uploadPart(s3: S3, full: string, uploadId: string, partNumber: number, bytes: Uint8Array): Promise<ChunkPart> {
+  const out = await asUploadError(
+    s3.client.send(
+      new UploadPartCommand({ Bucket: s3.bucket, Key: full, UploadId: uploadId, PartNumber: partNumber, ContentLength: bytes.byteLength, Body: bytes }),
+    ),
+  );
   if (!out.ETag) throw new Error("UploadPart returned no ETag");
-  return { partNumber, size, etag: out.ETag };
+  return { partNumber, size: bytes.byteLength, etag: out.ETag };
 }
 
 function lengthError(expected: number, got: number): BlobError {
