@@ -1,0 +1,286 @@
+/**
+ * The seller metrics of definitions.ts ("Seller overview") as SQL over the per-session
+ * rows of `analytics_session_slots` (0006_seller_analytics.sql) and the deduplicated
+ * sales, grouped by any key of a session: its video (the overview, the workspace
+ * overview, the overview export) or a dimension of the breakdowns (source, device, ...;
+ * a split-test variation can be one more). Every value travels in `query_params`.
+ *
+ * Two queries per read: `sessionMetricsSql` (one row per group) and `salesSql` (one row
+ * per group and currency); `groupMetrics` turns them, with the ad spend, into the
+ * wire shape.
+ */
+import { STARTUP_QUANTILES } from "./definitions.ts";
+import { rangeMaskSql, round, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql } from "./queries.ts";
+
+/** What a breakdown groups sessions by: one value per session, from its slot rows. */
+export const DIMENSIONS = {
+  /** utm_source when the landing page had one, else the referrer's host, else `direct`. */
+  source: "if(max(utm_source) != '', max(utm_source), if(max(referrer_host) != '', max(referrer_host), 'direct'))",
+  utm_source: "max(utm_source)",
+  utm_medium: "max(utm_medium)",
+  utm_campaign: "max(utm_campaign)",
+  referrer_host: "max(referrer_host)",
+  device: "max(device)",
+  browser: "max(browser)",
+  os: "max(os)",
+  country: "max(country)",
+} as const;
+export type Dimension = keyof typeof DIMENSIONS;
+export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
+
+/** A group key: the session's video, or one of its dimensions. */
+export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension };
+
+/** Durations and mask choice of retention (queries.ts), needed for the share of the video watched. */
+export interface MaskPlan {
+  durations: Map<number, number>;
+  storedMasks: boolean;
+}
+
+/**
+ * One row per session of the scope that was shown the player (definitions.ts
+ * "Impression"): its facts merged over its slot rows, plus `g`, its group key.
+ */
+function sessionsSql(group: GroupBy, masks: MaskPlan): string {
+  const g = group.kind === "video" ? "toString(video_id)" : DIMENSIONS[group.dimension];
+  const rowMask = masks.storedMasks ? "mask100" : `if(d > 0, ${rangeMaskSql("n", "d", "UInt128")}, toUInt128(0))`;
+  return `
+  SELECT video_id, session_hash, ${g} AS g,
+    max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute,
+    sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, sumMap(cta_clicks) AS cta,
+    groupArrayArray(startup_ms) AS startups, sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask
+  FROM (
+    SELECT *, transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d, toFloat64({n:UInt32}) AS n, ${rowMask} AS row_mask
+    FROM analytics_session_slots
+    WHERE ${SLOT_WHERE}
+  )
+  GROUP BY video_id, session_hash
+  HAVING max(loaded) OR play OR auto`;
+}
+
+/** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
+const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
+  { name: "impressions", agg: "count()", merge: "sum" },
+  { name: "plays", agg: "countIf(play)", merge: "sum" },
+  { name: "autoplays", agg: "countIf(auto)", merge: "sum" },
+  { name: "unmutes", agg: "countIf(auto AND unmute)", merge: "sum" },
+  {
+    name: "unique_viewers",
+    agg: "uniqExact(if(device_h = 0, (1, session_hash), (0, device_h)))",
+    state: "uniqExactState(if(device_h = 0, (1, session_hash), (0, device_h)))",
+    merge: "uniqExactMerge",
+  },
+  { name: "watch_played_s", agg: "sumIf(watched, play)", merge: "sum" },
+  { name: "buckets_played", agg: "sumIf(bitCount(watched_mask), play)", merge: "sum" },
+  { name: "cta_clicks", agg: "sumMap(cta)", merge: "sumMap" },
+  { name: "leads", agg: "countIf(lead_form)", merge: "sum" },
+  { name: "startup_count", agg: "sum(length(startups))", merge: "sum" },
+  {
+    name: "startup_q",
+    agg: `quantilesExactArray(${STARTUP_QUANTILES})(startups)`,
+    state: `quantilesExactArrayState(${STARTUP_QUANTILES})(startups)`,
+    merge: `quantilesExactArrayMerge(${STARTUP_QUANTILES})`,
+  },
+  { name: "stall_ms", agg: "sum(stall)", merge: "sum" },
+  { name: "watch_all_s", agg: "sum(watched)", merge: "sum" },
+  { name: "errors", agg: "sum(errs)", merge: "sum" },
+];
+
+const maskParams = (masks: MaskPlan) => {
+  const ids = [...masks.durations.keys()];
+  return { n: STORED_MASK_BUCKETS, dur_ids: ids, durs: ids.map((id) => masks.durations.get(id)!) };
+};
+
+/**
+ * Session metrics per group. With `top`, the `top` groups with the most impressions
+ * keep their own row and every other group is merged into one row with `other` = 1
+ * (its distinct viewers and startup quantiles merged exactly, from aggregate states).
+ */
+export function sessionMetricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
+  const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
+  if (top === undefined) {
+    return {
+      query: `SELECT g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
+FROM (${sessionsSql(group, masks)})
+GROUP BY g`,
+      query_params: params,
+    };
+  }
+  return {
+    query: `
+SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
+FROM (
+  SELECT *, row_number() OVER (ORDER BY impressions DESC, g) AS rank
+  FROM (
+    SELECT g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}
+    FROM (${sessionsSql(group, masks)})
+    GROUP BY g
+  )
+)
+GROUP BY value, other
+ORDER BY other, impressions DESC, value`,
+    query_params: params,
+  };
+}
+
+export interface SessionMetricsRow {
+  /** The group key (video id as text, or the dimension's value); `value` in a top-N. */
+  g?: string;
+  value?: string;
+  other: number | boolean;
+  impressions: number;
+  plays: number;
+  autoplays: number;
+  unmutes: number;
+  unique_viewers: number;
+  watch_played_s: number;
+  buckets_played: number;
+  cta_clicks: Record<string, number>;
+  leads: number;
+  startup_count: number;
+  startup_q: number[];
+  stall_ms: number;
+  watch_all_s: number;
+  errors: number;
+}
+
+/**
+ * Verified, non-test sales per group and currency. For the video grouping every sale of
+ * the video counts; for a dimension, only sales traced to a session shown the player in
+ * the window (the session gives the value). `played_orders`: sales whose session played.
+ */
+export function salesSql(s: Scope, group: GroupBy): Sql {
+  const byVideo = group.kind === "video";
+  const g = byVideo ? "toString(o.video_id)" : DIMENSIONS[group.dimension];
+  const traced = `
+  SELECT video_id, session_hash, max(played) AS play, max(loaded) OR play OR max(autoplayed) AS shown${byVideo ? "" : `, ${g} AS g`}
+  FROM analytics_session_slots
+  WHERE ${SLOT_WHERE} AND session_hash IN (SELECT sale_hash FROM sales)
+  GROUP BY video_id, session_hash`;
+  return {
+    query: `
+WITH sales AS (SELECT *, if(sale_session = '', 0, cityHash64(sale_session)) AS sale_hash FROM (${SALES_BY_KEY}) WHERE verified AND NOT test)
+SELECT ${byVideo ? g : "sess.g"} AS g, o.currency AS currency, count() AS orders, sum(o.amount) AS revenue, countIf(sess.play) AS played_orders
+FROM sales AS o
+LEFT JOIN (${traced}) AS sess ON sess.video_id = o.video_id AND sess.session_hash = o.sale_hash
+${byVideo ? "" : "WHERE sess.shown"}
+GROUP BY g, currency`,
+    query_params: salesParams(s),
+  };
+}
+
+export interface SalesRow {
+  g: string;
+  currency: string;
+  orders: number;
+  revenue: number;
+  played_orders: number;
+}
+
+/** Ad spend of a group in one currency (server/modules/ad-spend). */
+export interface SpendRow {
+  currency: string;
+  amount: number;
+}
+
+export interface CurrencyMetrics {
+  currency: string | null;
+  orders: number;
+  revenue: number;
+  aov: number | null;
+  rpv: number | null;
+  epc: number | null;
+  ad_spend: number | null;
+  roas: number | null;
+}
+
+export interface GroupMetrics {
+  impressions: number;
+  plays: number;
+  play_rate: number | null;
+  autoplays: number;
+  unmutes: number;
+  unmute_rate: number | null;
+  unique_viewers: number;
+  avg_watch_time_s: number | null;
+  avg_percent_watched: number | null;
+  cta_clicks: { card_index: number; clicks: number }[];
+  leads: number;
+  orders: number;
+  conversion_rate: number | null;
+  revenue: CurrencyMetrics[];
+  startup_time_ms: { p50: number | null; p95: number | null };
+  rebuffer_ratio: number | null;
+  errors: number;
+}
+
+/** A rate, or null when its denominator is zero (definitions.ts). */
+const rate = (num: number, den: number, places = 4): number | null => (den ? round(num / den, places) : null);
+
+/**
+ * The wire metrics of one group. `hasDuration`: the video's duration is known, so the
+ * share watched means something; `spend`: the group's ad spend per currency, when any
+ * was entered for it (undefined: ROAS does not apply to this grouping).
+ */
+export function groupMetrics(row: SessionMetricsRow | undefined, sales: SalesRow[], hasDuration: boolean, spend?: SpendRow[]): GroupMetrics {
+  const n = (v: unknown) => Number(v ?? 0);
+  const impressions = n(row?.impressions);
+  const plays = n(row?.plays);
+  const autoplays = n(row?.autoplays);
+  const unmutes = n(row?.unmutes);
+  const viewers = n(row?.unique_viewers);
+  const watchAll = n(row?.watch_all_s);
+  const startups = n(row?.startup_count);
+  const spent = new Map<string, number>();
+  for (const s of spend ?? []) spent.set(s.currency, (spent.get(s.currency) ?? 0) + Number(s.amount));
+  const byCurrency = new Map<string, { orders: number; revenue: number }>();
+  for (const s of sales) {
+    const c = byCurrency.get(s.currency) ?? { orders: 0, revenue: 0 };
+    c.orders += n(s.orders);
+    c.revenue += n(s.revenue);
+    byCurrency.set(s.currency, c);
+  }
+  for (const currency of spent.keys()) if (!byCurrency.has(currency)) byCurrency.set(currency, { orders: 0, revenue: 0 });
+  const revenue = [...byCurrency.entries()]
+    .map(([currency, c]): CurrencyMetrics => {
+      const money = round(c.revenue, 2);
+      const adSpend = spend ? (spent.has(currency) ? round(spent.get(currency)!, 2) : null) : null;
+      return {
+        currency: currency === "" ? null : currency,
+        orders: c.orders,
+        revenue: money,
+        aov: rate(c.revenue, c.orders, 2),
+        rpv: rate(c.revenue, viewers, 2),
+        epc: rate(c.revenue, impressions, 2),
+        ad_spend: adSpend,
+        roas: adSpend === null ? null : rate(c.revenue, adSpend, 2),
+      };
+    })
+    .sort((a, b) => b.revenue - a.revenue || (a.currency ?? "~").localeCompare(b.currency ?? "~"));
+  const orders = sales.reduce((sum, s) => sum + n(s.orders), 0);
+  const playedOrders = sales.reduce((sum, s) => sum + n(s.played_orders), 0);
+  const [p50, p95] = (row?.startup_q ?? []).map(Number);
+  return {
+    impressions,
+    plays,
+    play_rate: rate(plays, impressions),
+    autoplays,
+    unmutes,
+    unmute_rate: rate(unmutes, autoplays),
+    unique_viewers: viewers,
+    avg_watch_time_s: rate(n(row?.watch_played_s), plays, 2),
+    // 100 buckets: each one watched is one percent of the video.
+    avg_percent_watched: hasDuration ? rate(n(row?.buckets_played), plays, 2) : null,
+    cta_clicks: Object.entries(row?.cta_clicks ?? {})
+      .map(([card, clicks]) => ({ card_index: Number(card), clicks: Number(clicks) }))
+      .filter((c) => c.clicks > 0)
+      .sort((a, b) => a.card_index - b.card_index),
+    leads: n(row?.leads),
+    orders,
+    conversion_rate: rate(playedOrders, plays),
+    revenue,
+    startup_time_ms: { p50: startups ? p50! : null, p95: startups ? p95! : null },
+    rebuffer_ratio: rate(n(row?.stall_ms) / 1000, watchAll),
+    errors: n(row?.errors),
+  };
+}
