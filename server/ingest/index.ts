@@ -1,7 +1,8 @@
 /**
  * The ingest pipeline of one process: a batcher per ClickHouse table (player
  * events go to `player_events`, which feeds `events` and the analytics view;
- * custom events and conversions go to `events`) and the ingest counters. Built
+ * conversions to `sale_events`, which feeds `events` and `analytics_sales`;
+ * custom events go to `events`) and the ingest counters. Built
  * lazily per `Deps` and drained by `stopIngest` before the engines close
  * (server/main.ts), so SIGTERM loses nothing acknowledged.
  */
@@ -29,8 +30,10 @@ export interface EventRow extends Record<string, unknown> {
 }
 
 export interface Ingest {
-  /** Custom events and conversions. */
+  /** Custom events. */
   events: Batcher<EventRow>;
+  /** Conversions (0006_seller_analytics.sql): land in `events` and keep `analytics_sales`. */
+  sales: Batcher<EventRow>;
   /** The player's events (0004_player_events.sql): land in `events` and keep the analytics slots. */
   playerEvents: Batcher<EventRow>;
   counters: IngestCounters;
@@ -46,6 +49,7 @@ export function ingestFor(deps: Deps): Ingest {
   const options = deps.config.ingest;
   const events = new Batcher<EventRow>(deps.ch, "events", options);
   const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", options);
+  const sales = new Batcher<EventRow>(deps.ch, "sale_events", options);
   const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
@@ -54,11 +58,12 @@ export function ingestFor(deps: Deps): Ingest {
   ingest = {
     events,
     playerEvents,
+    sales,
     counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(timer);
-        await Promise.all([events.stop(), playerEvents.stop()]);
+        await Promise.all([events.stop(), playerEvents.stop(), sales.stop()]);
         await counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) }));
         await counterRows.stop();
       })();

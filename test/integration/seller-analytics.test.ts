@@ -252,10 +252,12 @@ function expected(group: Visit[], groupSales: Sale[], spendRows?: { currency: st
   const viewers = new Set(seen.map((v) => v.device)).size;
   const autoplays = seen.filter((v) => v.autoplay);
   const unmutes = autoplays.filter((v) => v.unmute);
-  const startups = seen.flatMap((v) => v.startups ?? []);
+  // Each session's startup time: the longest of its starts.
+  const startups = seen.filter((v) => v.startups?.length).map((v) => Math.max(...v.startups!));
   const watchAll = seen.reduce((n, v) => n + watchTime(v), 0);
   const cta = new Map<number, number>();
-  for (const v of seen) for (const i of v.cta ?? []) cta.set(i, (cta.get(i) ?? 0) + 1);
+  // Per card, the sessions that clicked it (twice is once).
+  for (const v of seen) for (const i of new Set(v.cta ?? [])) cta.set(i, (cta.get(i) ?? 0) + 1);
   const money = groupSales.filter(counted);
   const currencies = new Set<string>([...money.map((s) => s.currency ?? ""), ...(spendRows ?? []).map((s) => s.currency)]);
   const revenue = [...currencies]
@@ -295,7 +297,7 @@ function expected(group: Visit[], groupSales: Sale[], spendRows?: { currency: st
       plays.length,
       2,
     ),
-    cta_clicks: [...cta.entries()].sort((x, y) => x[0] - y[0]).map(([card_index, clicks]) => ({ card_index, clicks })),
+    cta_clicks: [...cta.entries()].sort((x, y) => x[0] - y[0]).map(([card_index, sessions]) => ({ card_index, sessions })),
     leads: seen.filter((v) => v.lead).length,
     orders: money.length,
     conversion_rate: rate(money.filter((s) => s.session && playedSessions.has(s.session)).length, plays.length),
@@ -642,7 +644,7 @@ describe("exports", () => {
         currency: c.currency,
         plays: m.plays,
         play_rate: m.play_rate,
-        cta_clicks: m.cta_clicks.reduce((n, x) => n + x.clicks, 0),
+        cta_clicks: m.cta_clicks.reduce((n, x) => n + x.sessions, 0),
         startup_time_ms_p95: m.startup_time_ms.p95,
         currency_orders: c.orders,
         revenue: c.revenue,

@@ -130,7 +130,8 @@ export const DEFAULT_CONVERSION_NAME = "conversion";
  *   cover, at 1 % resolution (the 100 buckets of retention: a bucket counts when its
  *   midpoint is covered), averaged over plays; equal to the mean of the 100-bucket
  *   retention curve, in percent. Null while the video's duration is unknown.
- * - `cta_clicks`: clicks per card index (`cta_click` rows, every click).
+ * - `cta_clicks`: per card index (0 to 63), the sessions that clicked it (`cta_click`
+ *   rows; a session that clicks a card twice counts once for it).
  * - `leads`: sessions that submitted the player's lead form.
  * - **Sales**: conversion rows deduplicated as in the conversions read; only verified,
  *   non-test sales count, per currency (never summed across currencies; a sale without
@@ -140,10 +141,12 @@ export const DEFAULT_CONVERSION_NAME = "conversion";
  *   of the same currency on the window's dates (null without ad spend).
  * - `conversion_rate` = sales traced to a session that played this video in the window /
  *   plays.
- * - Playback quality, over every session (autoplays included): `startup_time_ms` p50 and
- *   p95 of every `startup` (nearest rank: the value at 0-based index ⌊q·n⌋ of the n sorted
- *   times); `rebuffer_ratio` = stalled time (sum of `rebuffer` ms) / watch time of all
- *   sessions; `errors` = the number of `error` rows.
+ * - Playback quality, over every session shown the player (autoplays included):
+ *   `startup_time_ms` p50 and p95 over the sessions that started playback, each with its
+ *   startup time (the longest of its `startup` rows; a session usually has one), nearest
+ *   rank: the value at 0-based index ⌊q·n⌋ of the n sorted times; `rebuffer_ratio` =
+ *   stalled time (sum of `rebuffer` ms) / watch time of all sessions; `errors` = the
+ *   number of `error` rows.
  *
  * **Breakdowns** group the same metrics by a value of the session: `source` (utm_source,
  * else the referrer host, else `direct`), `utm_source`, `utm_medium`, `utm_campaign`,

@@ -5,9 +5,8 @@
  * overview, the overview export) or a dimension of the breakdowns (source, device, ...;
  * a split-test variation can be one more). Every value travels in `query_params`.
  *
- * Two queries per read: `sessionMetricsSql` (one row per group) and `salesSql` (one row
- * per group and currency); `groupMetrics` turns them, with the ad spend, into the
- * wire shape.
+ * One query per read (`metricsSql`, one row per group); `groupMetrics` turns a row, with
+ * the ad spend, into the wire shape.
  */
 import { STARTUP_QUANTILES } from "./definitions.ts";
 import { rangeMaskSql, round, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql } from "./queries.ts";
@@ -31,7 +30,7 @@ export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 /** A group key: the session's video, or one of its dimensions. */
 export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension };
 
-/** Durations and mask choice of retention (queries.ts), needed for the share of the video watched. */
+/** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
 export interface MaskPlan {
   durations: Map<number, number>;
   storedMasks: boolean;
@@ -39,24 +38,39 @@ export interface MaskPlan {
 
 /**
  * One row per session of the scope that was shown the player (definitions.ts
- * "Impression"): its facts merged over its slot rows, plus `g`, its group key.
+ * "Impression"): its facts merged over its slot rows, plus `g`, its dimension value.
+ * Its watched mask is the 100-bucket one of retention: the stored one when every row
+ * was written with the video's duration, else built from its ranges over D. Its sales
+ * come from the `sales` scalar (the few sessions that have any, looked up by a hash of
+ * video and session: much cheaper than a join).
  */
 function sessionsSql(group: GroupBy, masks: MaskPlan): string {
-  const g = group.kind === "video" ? "toString(video_id)" : DIMENSIONS[group.dimension];
+  const g = group.kind === "video" ? "" : `${DIMENSIONS[group.dimension]} AS g, `;
   const rowMask = masks.storedMasks ? "mask100" : `if(d > 0, ${rangeMaskSql("n", "d", "UInt128")}, toUInt128(0))`;
+  const derived = masks.storedMasks
+    ? ""
+    : ", transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d, toFloat64({n:UInt32}) AS n";
   return `
-  SELECT video_id, session_hash, ${g} AS g,
-    max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute,
-    sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, sumMap(cta_clicks) AS cta,
-    groupArrayArray(startup_ms) AS startups, sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask
-  FROM (
-    SELECT *, transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d, toFloat64({n:UInt32}) AS n, ${rowMask} AS row_mask
-    FROM analytics_session_slots
-    WHERE ${SLOT_WHERE}
-  )
+  SELECT video_id, session_hash, ${g}
+    max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute, groupBitOr(cta_cards) AS cta,
+    sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, max(startup_ms) AS startup,
+    sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask,
+    transform(sipHash64(video_id, session_hash), sales.1, arrayEnumerate(sales.1), 0) AS sale_i
+  FROM (SELECT *${derived}, ${rowMask} AS row_mask FROM analytics_session_slots WHERE ${SLOT_WHERE})
   GROUP BY video_id, session_hash
   HAVING max(loaded) OR play OR auto`;
 }
+
+/** The scope's verified, non-test sales traced to a session: (keys, counts, orders per currency, revenue per currency). */
+const SALES_SCALAR = `(
+  SELECT (groupArray(k), groupArray(n), groupArray(orders), groupArray(revenue))
+  FROM (
+    SELECT sipHash64(video_id, sale_hash) AS k, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+    FROM (${SALES_BY_KEY})
+    WHERE is_verified AND NOT is_test AND sale_hash != 0
+    GROUP BY k
+  )
+)`;
 
 /** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
 const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
@@ -64,26 +78,35 @@ const METRICS: { name: string; agg: string; state?: string; merge: string }[] = 
   { name: "plays", agg: "countIf(play)", merge: "sum" },
   { name: "autoplays", agg: "countIf(auto)", merge: "sum" },
   { name: "unmutes", agg: "countIf(auto AND unmute)", merge: "sum" },
+  // A session without a device id is its own viewer (64-bit hashes: a clash is vanishingly unlikely).
   {
     name: "unique_viewers",
-    agg: "uniqExact(if(device_h = 0, (1, session_hash), (0, device_h)))",
-    state: "uniqExactState(if(device_h = 0, (1, session_hash), (0, device_h)))",
+    agg: "uniqExact(if(device_h = 0, session_hash, device_h))",
+    state: "uniqExactState(if(device_h = 0, session_hash, device_h))",
     merge: "uniqExactMerge",
   },
   { name: "watch_played_s", agg: "sumIf(watched, play)", merge: "sum" },
   { name: "buckets_played", agg: "sumIf(bitCount(watched_mask), play)", merge: "sum" },
-  { name: "cta_clicks", agg: "sumMap(cta)", merge: "sumMap" },
+  // Card index -> sessions that clicked it, from each session's bitmask of cards.
+  {
+    name: "cta_clicks",
+    agg: "sumMapIf(mapFromArrays(bitPositionsToArray(cta), arrayMap(x -> toUInt64(1), bitPositionsToArray(cta))), cta != 0)",
+    merge: "sumMap",
+  },
   { name: "leads", agg: "countIf(lead_form)", merge: "sum" },
-  { name: "startup_count", agg: "sum(length(startups))", merge: "sum" },
+  { name: "startup_count", agg: "countIf(startup > 0)", merge: "sum" },
   {
     name: "startup_q",
-    agg: `quantilesExactArray(${STARTUP_QUANTILES})(startups)`,
-    state: `quantilesExactArrayState(${STARTUP_QUANTILES})(startups)`,
-    merge: `quantilesExactArrayMerge(${STARTUP_QUANTILES})`,
+    agg: `quantilesExactIf(${STARTUP_QUANTILES})(startup, startup > 0)`,
+    state: `quantilesExactIfState(${STARTUP_QUANTILES})(startup, startup > 0)`,
+    merge: `quantilesExactIfMerge(${STARTUP_QUANTILES})`,
   },
   { name: "stall_ms", agg: "sum(stall)", merge: "sum" },
   { name: "watch_all_s", agg: "sum(watched)", merge: "sum" },
   { name: "errors", agg: "sum(errs)", merge: "sum" },
+  { name: "orders", agg: "sumMapIf(sales.3[sale_i], sale_i > 0)", merge: "sumMap" },
+  { name: "revenue", agg: "sumMapIf(sales.4[sale_i], sale_i > 0)", merge: "sumMap" },
+  { name: "played_orders", agg: "sumIf(sales.2[sale_i], play)", merge: "sum" },
 ];
 
 const maskParams = (masks: MaskPlan) => {
@@ -92,27 +115,33 @@ const maskParams = (masks: MaskPlan) => {
 };
 
 /**
- * Session metrics per group. With `top`, the `top` groups with the most impressions
- * keep their own row and every other group is merged into one row with `other` = 1
- * (its distinct viewers and startup quantiles merged exactly, from aggregate states).
+ * The metrics per group, in one query. Sales count in the row of the session they are
+ * traced to (`orders`, `revenue`); grouped by video, the overview takes every sale of
+ * the video from videoSalesSql instead, and `played_orders` from here. With `top`, the
+ * `top` groups with the most impressions keep their own row and every other group is
+ * merged into one row with `other` = 1 (its distinct viewers and startup quantiles
+ * merged exactly, from aggregate states).
  */
-export function sessionMetricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
+export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
+  const g = group.kind === "video" ? "toString(video_id)" : "g";
   const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
+  const head = `WITH ${SALES_SCALAR} AS sales`;
   if (top === undefined) {
     return {
-      query: `SELECT g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
+      query: `${head}
+SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
 FROM (${sessionsSql(group, masks)})
 GROUP BY g`,
       query_params: params,
     };
   }
   return {
-    query: `
+    query: `${head}
 SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
 FROM (
   SELECT *, row_number() OVER (ORDER BY impressions DESC, g) AS rank
   FROM (
-    SELECT g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}
+    SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}
     FROM (${sessionsSql(group, masks)})
     GROUP BY g
   )
@@ -123,7 +152,24 @@ ORDER BY other, impressions DESC, value`,
   };
 }
 
-export interface SessionMetricsRow {
+/** Every verified, non-test sale of each video, per currency (traced to a session or not): the overview's sales. */
+export function videoSalesSql(s: Scope): Sql {
+  return {
+    query: `SELECT video_id, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+FROM (${SALES_BY_KEY})
+WHERE is_verified AND NOT is_test
+GROUP BY video_id`,
+    query_params: salesParams(s),
+  };
+}
+
+export interface VideoSalesRow {
+  video_id: number;
+  orders: Record<string, number>;
+  revenue: Record<string, number>;
+}
+
+export interface MetricsRow {
   /** The group key (video id as text, or the dimension's value); `value` in a top-N. */
   g?: string;
   value?: string;
@@ -142,38 +188,9 @@ export interface SessionMetricsRow {
   stall_ms: number;
   watch_all_s: number;
   errors: number;
-}
-
-/**
- * Verified, non-test sales per group and currency. For the video grouping every sale of
- * the video counts; for a dimension, only sales traced to a session shown the player in
- * the window (the session gives the value). `played_orders`: sales whose session played.
- */
-export function salesSql(s: Scope, group: GroupBy): Sql {
-  const byVideo = group.kind === "video";
-  const g = byVideo ? "toString(o.video_id)" : DIMENSIONS[group.dimension];
-  const traced = `
-  SELECT video_id, session_hash, max(played) AS play, max(loaded) OR play OR max(autoplayed) AS shown${byVideo ? "" : `, ${g} AS g`}
-  FROM analytics_session_slots
-  WHERE ${SLOT_WHERE} AND session_hash IN (SELECT sale_hash FROM sales)
-  GROUP BY video_id, session_hash`;
-  return {
-    query: `
-WITH sales AS (SELECT *, if(sale_session = '', 0, cityHash64(sale_session)) AS sale_hash FROM (${SALES_BY_KEY}) WHERE verified AND NOT test)
-SELECT ${byVideo ? g : "sess.g"} AS g, o.currency AS currency, count() AS orders, sum(o.amount) AS revenue, countIf(sess.play) AS played_orders
-FROM sales AS o
-LEFT JOIN (${traced}) AS sess ON sess.video_id = o.video_id AND sess.session_hash = o.sale_hash
-${byVideo ? "" : "WHERE sess.shown"}
-GROUP BY g, currency`,
-    query_params: salesParams(s),
-  };
-}
-
-export interface SalesRow {
-  g: string;
-  currency: string;
-  orders: number;
-  revenue: number;
+  /** Verified, non-test sales and their revenue per currency ("" for none sent). */
+  orders: Record<string, number>;
+  revenue: Record<string, number>;
   played_orders: number;
 }
 
@@ -204,7 +221,7 @@ export interface GroupMetrics {
   unique_viewers: number;
   avg_watch_time_s: number | null;
   avg_percent_watched: number | null;
-  cta_clicks: { card_index: number; clicks: number }[];
+  cta_clicks: { card_index: number; sessions: number }[];
   leads: number;
   orders: number;
   conversion_rate: number | null;
@@ -219,10 +236,16 @@ const rate = (num: number, den: number, places = 4): number | null => (den ? rou
 
 /**
  * The wire metrics of one group. `hasDuration`: the video's duration is known, so the
- * share watched means something; `spend`: the group's ad spend per currency, when any
- * was entered for it (undefined: ROAS does not apply to this grouping).
+ * share watched means something; `sales`: the group's sales when not the row's own
+ * (the overview's, videoSalesSql); `spend`: its ad spend per currency (undefined: ROAS
+ * does not apply to this grouping).
  */
-export function groupMetrics(row: SessionMetricsRow | undefined, sales: SalesRow[], hasDuration: boolean, spend?: SpendRow[]): GroupMetrics {
+export function groupMetrics(
+  row: MetricsRow | undefined,
+  hasDuration: boolean,
+  sales?: Pick<MetricsRow, "orders" | "revenue">,
+  spend?: SpendRow[],
+): GroupMetrics {
   const n = (v: unknown) => Number(v ?? 0);
   const impressions = n(row?.impressions);
   const plays = n(row?.plays);
@@ -234,11 +257,9 @@ export function groupMetrics(row: SessionMetricsRow | undefined, sales: SalesRow
   const spent = new Map<string, number>();
   for (const s of spend ?? []) spent.set(s.currency, (spent.get(s.currency) ?? 0) + Number(s.amount));
   const byCurrency = new Map<string, { orders: number; revenue: number }>();
-  for (const s of sales) {
-    const c = byCurrency.get(s.currency) ?? { orders: 0, revenue: 0 };
-    c.orders += n(s.orders);
-    c.revenue += n(s.revenue);
-    byCurrency.set(s.currency, c);
+  const sold = sales ?? row;
+  for (const [currency, orders] of Object.entries(sold?.orders ?? {})) {
+    if (n(orders) > 0) byCurrency.set(currency, { orders: n(orders), revenue: n(sold?.revenue?.[currency]) });
   }
   for (const currency of spent.keys()) if (!byCurrency.has(currency)) byCurrency.set(currency, { orders: 0, revenue: 0 });
   const revenue = [...byCurrency.entries()]
@@ -257,8 +278,7 @@ export function groupMetrics(row: SessionMetricsRow | undefined, sales: SalesRow
       };
     })
     .sort((a, b) => b.revenue - a.revenue || (a.currency ?? "~").localeCompare(b.currency ?? "~"));
-  const orders = sales.reduce((sum, s) => sum + n(s.orders), 0);
-  const playedOrders = sales.reduce((sum, s) => sum + n(s.played_orders), 0);
+  const orders = [...byCurrency.values()].reduce((sum, c) => sum + c.orders, 0);
   const [p50, p95] = (row?.startup_q ?? []).map(Number);
   return {
     impressions,
@@ -272,12 +292,12 @@ export function groupMetrics(row: SessionMetricsRow | undefined, sales: SalesRow
     // 100 buckets: each one watched is one percent of the video.
     avg_percent_watched: hasDuration ? rate(n(row?.buckets_played), plays, 2) : null,
     cta_clicks: Object.entries(row?.cta_clicks ?? {})
-      .map(([card, clicks]) => ({ card_index: Number(card), clicks: Number(clicks) }))
-      .filter((c) => c.clicks > 0)
+      .map(([card, sessions]) => ({ card_index: Number(card), sessions: Number(sessions) }))
+      .filter((c) => c.sessions > 0)
       .sort((a, b) => a.card_index - b.card_index),
     leads: n(row?.leads),
     orders,
-    conversion_rate: rate(playedOrders, plays),
+    conversion_rate: rate(n(row?.played_orders), plays),
     revenue,
     startup_time_ms: { p50: startups ? p50! : null, p95: startups ? p95! : null },
     rebuffer_ratio: rate(n(row?.stall_ms) / 1000, watchAll),

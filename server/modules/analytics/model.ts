@@ -24,7 +24,9 @@ export const GroupMetrics = t.Object({
   unique_viewers: t.Integer({ description: "Distinct viewers (device) among the impressions." }),
   avg_watch_time_s: Rate("Watch time of played sessions / plays."),
   avg_percent_watched: Rate("Average share of the video (0..100) a play watched, rewatches counted once; null while the duration is unknown."),
-  cta_clicks: t.Array(t.Object({ card_index: t.Integer(), clicks: t.Integer() }), { description: "Clicks per CTA card." }),
+  cta_clicks: t.Array(t.Object({ card_index: t.Integer(), sessions: t.Integer() }), {
+    description: "Per CTA card: the sessions that clicked it (cards 0 to 63).",
+  }),
   leads: t.Integer({ description: "Sessions that submitted the player's lead form." }),
   orders: t.Integer({ description: "Verified, non-test sales, all currencies." }),
   conversion_rate: Rate("Sales traced to a session that played / plays."),

@@ -10,15 +10,14 @@ import { DEFAULT_WINDOW_DAYS, OVERVIEW_TOP_VALUES } from "./definitions.ts";
 import {
   DIMENSION_NAMES,
   type Dimension,
-  type GroupBy,
   type GroupMetrics,
   groupMetrics,
   type MaskPlan,
-  type SalesRow,
-  type SessionMetricsRow,
-  salesSql,
-  sessionMetricsSql,
+  type MetricsRow,
+  metricsSql,
   type SpendRow,
+  type VideoSalesRow,
+  videoSalesSql,
 } from "./metrics.ts";
 import * as q from "./queries.ts";
 import { intParam, oneOfParam, resolveWindow, scopeOf, videoOf, type Window, type WindowQuery } from "./service.ts";
@@ -26,29 +25,27 @@ import { intParam, oneOfParam, resolveWindow, scopeOf, videoOf, type Window, typ
 /** Ad spend of the scope, per video, source and currency (server/modules/ad-spend). */
 export type Spend = { videoId: number; source: string; currency: string; amount: number }[];
 
-async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
+const spendIn = (spend: Spend, keep: (s: Spend[number]) => boolean): SpendRow[] => spend.filter(keep).map((s) => ({ currency: s.currency, amount: s.amount }));
+
+/** Retention's step 1 (queries.ts): each video's duration, and whether the stored masks hold. */
+export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
   const found = await q.rows<q.DurationRow>(deps.ch, q.durationSql(scope));
   return { durations: new Map(found.map((r) => [Number(r.video_id), Number(r.duration)])), storedMasks: q.storedMasksHold(found) };
 }
 
-const spendIn = (spend: Spend, keep: (s: Spend[number]) => boolean): SpendRow[] => spend.filter(keep).map((s) => ({ currency: s.currency, amount: s.amount }));
-
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend): Promise<Map<number, GroupMetrics>> {
   const masks = await maskPlan(deps, scope);
-  const group: GroupBy = { kind: "video" };
-  const [sessions, sales] = await Promise.all([
-    q.rows<SessionMetricsRow>(deps.ch, sessionMetricsSql(scope, group, masks)),
-    q.rows<SalesRow>(deps.ch, salesSql(scope, group)),
-  ]);
-  const byVideo = new Map(sessions.map((r) => [Number(r.g), r]));
+  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "video" }, masks));
+  const sales = new Map((await q.rows<VideoSalesRow>(deps.ch, videoSalesSql(scope))).map((r) => [Number(r.video_id), r]));
+  const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
       id,
       groupMetrics(
         byVideo.get(id),
-        sales.filter((s) => Number(s.g) === id),
         masks.durations.has(id),
+        sales.get(id) ?? { orders: {}, revenue: {} },
         spendIn(spend, (s) => s.videoId === id),
       ),
     ]),
@@ -65,20 +62,14 @@ export interface BreakdownRow extends GroupMetrics {
 /** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
 export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend): Promise<BreakdownRow[]> {
   const masks = await maskPlan(deps, scope);
-  const group: GroupBy = { kind: "dimension", dimension: by };
-  const [sessions, sales] = await Promise.all([
-    q.rows<SessionMetricsRow>(deps.ch, sessionMetricsSql(scope, group, masks, OVERVIEW_TOP_VALUES)),
-    q.rows<SalesRow>(deps.ch, salesSql(scope, group)),
-  ]);
-  const top = new Set(sessions.filter((r) => !Number(r.other)).map((r) => r.value!));
+  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "dimension", dimension: by }, masks, OVERVIEW_TOP_VALUES));
   const hasDuration = scope.videoIds.some((id) => masks.durations.has(id));
-  return sessions.map((r) => {
+  return rows.map((r) => {
     const other = Number(r.other) === 1;
     const value = r.value ?? "";
-    const rowSales = sales.filter((s) => (other ? !top.has(s.g) : s.g === value));
     // ROAS per traffic source: the spend entered for that source.
     const rowSpend = by === "source" && !other ? spendIn(spend, (s) => s.source === normaliseSource(value)) : undefined;
-    return { value: other || value === "" ? null : value, other, ...groupMetrics(r, rowSales, hasDuration, rowSpend) };
+    return { value: other || value === "" ? null : value, other, ...groupMetrics(r, hasDuration, undefined, rowSpend) };
   });
 }
 

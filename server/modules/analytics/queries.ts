@@ -4,7 +4,7 @@
  * reads (one video) and the exports (up to 50) run the same SQL.
  */
 import type { Ch } from "../../storage/clickhouse.ts";
-import { BOUNCE_MAX_WATCH_S, CONVERSION_EVENT, DEFAULT_CONVERSION_NAME } from "./definitions.ts";
+import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 
 /** Rows of these videos of this workspace, created in [start, end) read as local times in tz. */
 export interface Scope {
@@ -38,29 +38,22 @@ export const SLOT_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Ar
   AND slot >= toDateTime({start:String}, {tz:String}) AND slot < toDateTime({end:String}, {tz:String})`;
 
 /**
- * Conversion rows of the scope, one per sale: deduplicated by event_id (rows without one
- * are each their own sale), the verified row winning (definitions.ts). Columns: video_id,
- * key, verified, test, event_name, amount (of the verified row), session_code, currency.
+ * The scope's sales, one row per sale (`analytics_sales`, 0006_seller_analytics.sql):
+ * rows sharing a key (a browser row and its verified postback) merge, the verified row
+ * winning (definitions.ts "Conversions read"). Columns: video_id, key, is_verified,
+ * is_test, name, amount (of the verified row), sale_hash (0 without a session), sale_currency.
  */
 export const SALES_BY_KEY = `
-  SELECT video_id, key, max(row_verified) AS verified, argMax(row_test, row_verified) AS test,
-    argMax(name, row_verified) AS event_name, maxIf(amount_row, row_verified) AS amount,
-    argMax(session_code, row_verified) AS sale_session, argMax(currency_row, row_verified) AS currency
-  FROM (
-    SELECT video_id, if(event_id = '', concat('#', toString(rowNumberInAllBlocks())), event_id) AS key,
-      NOT (properties['verified'] = '0' OR properties['source'] = 'browser') AS row_verified,
-      properties['is_test'] IN ('true', '1') AS row_test,
-      if(event = '', {default_name:String}, event) AS name,
-      ifNull(value, 0) AS amount_row, session_code, upper(properties['currency']) AS currency_row
-    FROM events
-    WHERE ${WHERE} AND event_type = {conversion:String}
-  )
+  SELECT video_id, sale_key AS key, max(verified) AS is_verified, argMax(test, verified) AS is_test, argMax(event_name, verified) AS name,
+    maxIf(analytics_sales.amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash, argMax(analytics_sales.currency, verified) AS sale_currency
+  FROM analytics_sales
+  WHERE ${WHERE}
   GROUP BY video_id, key`;
 
-export const salesParams = (s: Scope) => ({ ...scopeParams(s), conversion: CONVERSION_EVENT, default_name: DEFAULT_CONVERSION_NAME });
+export const salesParams = (s: Scope) => scopeParams(s);
 
 /** (video_id, session_hash) of the sessions traced to a verified, non-test sale: the buyers. */
-export const BUYER_SESSIONS = `SELECT video_id, cityHash64(sale_session) FROM (${SALES_BY_KEY}) WHERE verified AND NOT test AND sale_session != ''`;
+export const BUYER_SESSIONS = `SELECT video_id, sale_hash FROM (${SALES_BY_KEY}) WHERE is_verified AND NOT is_test AND sale_hash != 0`;
 
 /** Per-session facts of played sessions, aggregated per video (definitions.ts: play ... bounce). */
 export function summarySql(s: Scope): Sql {
@@ -223,7 +216,7 @@ export function bucketsFromRows(rows: RetentionRow[], buckets: number): { bucket
 export function conversionsSql(s: Scope): Sql {
   return {
     query: `
-SELECT video_id, event_name, count() AS count, sum(if(verified AND NOT test, amount, 0)) AS revenue
+SELECT video_id, name AS event_name, count() AS count, sum(if(is_verified AND NOT is_test, amount, 0)) AS revenue
 FROM (${SALES_BY_KEY})
 GROUP BY video_id, event_name
 ORDER BY video_id, count DESC, event_name`,

@@ -54,7 +54,7 @@ const SELLER_COLUMNS = [
  * flattened to one row per event, per video (summary), per video and bucket
  * (retention, 100 buckets) or per video and event name (conversions). The seller
  * overview has one row per video and currency, a breakdown one per video, value and
- * currency (`cta_clicks` is the total of every card; a row without sales has empty
+ * currency (`cta_clicks` adds up, over the cards, the sessions that clicked each; a row without sales has empty
  * currency columns). Windows are UTC days.
  */
 export const EXPORT_COLUMNS = {

@@ -153,7 +153,7 @@ function* sellerRows(head: OutRow, m: GroupMetrics): Generator<OutRow> {
     unique_viewers: m.unique_viewers,
     avg_watch_time_s: m.avg_watch_time_s,
     avg_percent_watched: m.avg_percent_watched,
-    cta_clicks: m.cta_clicks.reduce((n, c) => n + c.clicks, 0),
+    cta_clicks: m.cta_clicks.reduce((n, c) => n + c.sessions, 0),
     leads: m.leads,
     orders: m.orders,
     conversion_rate: m.conversion_rate,
