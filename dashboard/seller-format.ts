@@ -1,35 +1,9 @@
 /** How the dashboard writes the seller metrics (README "What the numbers mean"). */
 
-export interface CurrencyMetrics {
-  currency: string | null;
-  orders: number;
-  revenue: number;
-  aov: number | null;
-  rpv: number | null;
-  epc: number | null;
-  ad_spend: number | null;
-  roas: number | null;
-}
+import type { GroupMetrics } from "../server/modules/analytics/definitions.ts";
 
-export interface SellerMetrics {
-  impressions: number;
-  plays: number;
-  play_rate: number | null;
-  autoplays: number;
-  unmutes: number;
-  unmute_rate: number | null;
-  unique_viewers: number;
-  avg_watch_time_s: number | null;
-  avg_percent_watched: number | null;
-  cta_clicks: { card_index: number; sessions: number }[];
-  leads: number;
-  orders: number;
-  conversion_rate: number | null;
-  revenue: CurrencyMetrics[];
-  startup_time_ms: { p50: number | null; p95: number | null };
-  rebuffer_ratio: number | null;
-  errors: number;
-}
+/** The seller metrics of one video or breakdown value, as the API sends them. */
+export type SellerMetrics = GroupMetrics;
 
 export const DIMENSIONS = [
   { v: "source", l: "Source" },

@@ -2,10 +2,9 @@
 import { useMemo, useState } from "preact/hooks";
 import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, Link, Notice, PageTitle, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync } from "../components.tsx";
 import { navigate } from "../router.ts";
-import { DIMENSIONS } from "../seller-format.ts";
-import { AdSpend, Breakdown, BuyerRetention, SellerOverview } from "./seller.tsx";
+import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -312,17 +311,7 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
               </table>
             </div>
           )}
-          <nav class="pager" aria-label="Event pages">
-            <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {last}
-            </span>
-            <button type="button" class="secondary" disabled={page >= last} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
+          <Pager label="Event pages" page={page} last={last} onPage={setPage} />
         </>
       )}
     </section>
@@ -397,19 +386,7 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
             </select>
           )}
         </Field>
-        {type === "breakdown" && (
-          <Field id="ex-by" label="By">
-            {(a) => (
-              <select {...a} value={by} onChange={(e) => setBy(e.currentTarget.value)}>
-                {DIMENSIONS.map((d) => (
-                  <option key={d.v} value={d.v}>
-                    {d.l}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        )}
+        {type === "breakdown" && <DimensionSelect id="ex-by" label="By" value={by} onChange={setBy} />}
         <Field id="ex-format" label="Format">
           {(a) => (
             <select {...a} value={format} onChange={(e) => setFormat(e.currentTarget.value)}>

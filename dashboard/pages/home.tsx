@@ -1,7 +1,7 @@
 /** Home: every video of the workspace ranked by what pays (GET /analytics/overview). */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, Pager, useAsync } from "../components.tsx";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -131,17 +131,7 @@ export function Home() {
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="Video pages">
-            <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {last}
-            </span>
-            <button type="button" class="secondary" disabled={page >= last} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
+          <Pager label="Video pages" page={page} last={last} onPage={setPage} />
         </section>
       )}
     </section>

@@ -134,6 +134,23 @@ export function BuyerRetention({ id, from, to, n }: Range) {
   );
 }
 
+/** A select of what a breakdown groups by. */
+export function DimensionSelect({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <Field id={id} label={label}>
+      {(a) => (
+        <select {...a} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+          {DIMENSIONS.map((d) => (
+            <option key={d.v} value={d.v}>
+              {d.l}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 interface BreakdownRow extends SellerMetrics {
   value: string | null;
   other: boolean;
@@ -151,17 +168,7 @@ export function Breakdown({ id, from, to, n }: Range) {
     <section class="card" aria-labelledby="bd-title">
       <h2 id="bd-title">Breakdown</h2>
       <div class="filters">
-        <Field id="bd-by" label="Break down by">
-          {(a) => (
-            <select {...a} value={by} onChange={(e) => setBy(e.currentTarget.value)}>
-              {DIMENSIONS.map((d) => (
-                <option key={d.v} value={d.v}>
-                  {d.l}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <DimensionSelect id="bd-by" label="Break down by" value={by} onChange={setBy} />
       </div>
       <ErrorBox error={rows.error} />
       {rows.data && rows.data.length === 0 && <p>No impressions in this range.</p>}

@@ -7,23 +7,12 @@
  * plays of the old sessions before and after, the plays after the new writes, and the
  * sales the seller reads see.
  */
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-import { connectClickHouse, migrateClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
+import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
+import { schemaBefore } from "./clickhouse-before.ts";
 import * as q from "../../server/modules/analytics/queries.ts";
 
 const path = process.argv[2]!;
-const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
-const ch = await connectClickHouse({ embeddedPath: path });
-await ch.command({
-  query:
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
-});
-for (const file of (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort()) {
-  if (file >= "0006") break;
-  for (const statement of splitStatements(await Bun.file(join(dir, file)).text())) await ch.command({ query: statement });
-  await ch.insert({ table: "schema_migrations", values: [{ version: file.replace(/\.sql$/, "") }], format: "JSONEachRow" });
-}
+const ch = await schemaBefore(path, "0006");
 
 const row = (session: string, type: string, at: string, extra: Record<string, unknown> = {}) => ({
   workspace_id: 1,

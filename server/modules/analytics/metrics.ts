@@ -8,7 +8,9 @@
  * One query per read (`metricsSql`, one row per group); `groupMetrics` turns a row, with
  * the ad spend, into the wire shape.
  */
-import { STARTUP_QUANTILES } from "./definitions.ts";
+import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
+
+export type { CurrencyMetrics, GroupMetrics };
 import { rangeMaskSql, round, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql } from "./queries.ts";
 
 /** What a breakdown groups sessions by: one value per session, from its slot rows. */
@@ -198,37 +200,6 @@ export interface MetricsRow {
 export interface SpendRow {
   currency: string;
   amount: number;
-}
-
-export interface CurrencyMetrics {
-  currency: string | null;
-  orders: number;
-  revenue: number;
-  aov: number | null;
-  rpv: number | null;
-  epc: number | null;
-  ad_spend: number | null;
-  roas: number | null;
-}
-
-export interface GroupMetrics {
-  impressions: number;
-  plays: number;
-  play_rate: number | null;
-  autoplays: number;
-  unmutes: number;
-  unmute_rate: number | null;
-  unique_viewers: number;
-  avg_watch_time_s: number | null;
-  avg_percent_watched: number | null;
-  cta_clicks: { card_index: number; sessions: number }[];
-  leads: number;
-  orders: number;
-  conversion_rate: number | null;
-  revenue: CurrencyMetrics[];
-  startup_time_ms: { p50: number | null; p95: number | null };
-  rebuffer_ratio: number | null;
-  errors: number;
 }
 
 /** A rate, or null when its denominator is zero (definitions.ts). */
