@@ -62,7 +62,8 @@ const sent = (session: string): CollectEvent[] => server.collects.filter((b) => 
 const types = (session: string) => sent(session).map((e) => e.type);
 
 async function autoplaying(p: Page) {
-  await p.waitForFunction(() => document.querySelector("video")!.currentTime > 1, null, { timeout: 15000 });
+  // The player mounts once its script has loaded: until then there is no <video>.
+  await p.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, null, { timeout: 15000 });
   expect(await p.evaluate(() => document.querySelector("video")!.muted)).toBe(true);
 }
 
