@@ -3,14 +3,18 @@
  * millions of events" against "the same SQL run directly on the engine").
  *
  * A fresh embedded chDB in its own temp directory gets 10,000,000 player events of one
- * workspace: 100 videos over 30 days, 10 events per session (play, startup, five
- * watched ranges with seeks and rewatches, a milestone, pause or seek, ended or
- * rebuffer). Video 1 is the hot one with 10% of all events (1,000,000 events, 100,000
+ * workspace: 100 videos over 30 days, 10 events per session (a load carrying the
+ * session's source, utm_*, device, browser, OS and country; a play, or for one session
+ * in four a muted autoplay; startup; four watched ranges with seeks and rewatches; a
+ * milestone; pause, seek, unmute (half the autoplays) or a CTA click; ended or
+ * rebuffer), plus a verified sale (in USD or EUR, one in five a test) for one session
+ * in fifty. Video 1 is the hot one with 10% of all events (1,000,000 events, 100,000
  * sessions); the other 99 share the rest (~90,900 events each). Once the store has
- * settled (merged, no merge running, written data flushed to disk), summary and
- * retention (100 buckets) over the 30 days are timed through the service (cache
- * bypassed, JSON parsed and shaped) and as the same SQL on chDB's native session,
- * 30 runs each after warm-up.
+ * settled (merged, no merge running, written data flushed to disk), summary,
+ * retention (100 buckets), the seller overview and the breakdown by source (200
+ * campaigns' worth of values: top 50 and other) over the 30 days are timed through the
+ * service (cache bypassed, JSON parsed and shaped) and as the same SQL on chDB's
+ * native session, 30 runs each after warm-up.
  *
  * Run: `node_modules/.bin/bun bench/analytics.bench.ts` (or `npm run bench analytics`).
  * EVENTS=1000000 shrinks the data set for a quick look; HOT_SHARE=1 puts every event on
@@ -22,6 +26,9 @@ import { join } from "node:path";
 import { Session } from "chdb";
 import type { Deps } from "../server/deps.ts";
 import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhouse.ts";
+import { OVERVIEW_TOP_VALUES } from "../server/modules/analytics/definitions.ts";
+import { metricsSql, videoSalesSql } from "../server/modules/analytics/metrics.ts";
+import { computeBreakdown, computeVideoMetrics } from "../server/modules/analytics/overview.ts";
 import * as q from "../server/modules/analytics/queries.ts";
 import { computeRetention, computeSummary, resolveWindow } from "../server/modules/analytics/service.ts";
 import { report, type Row } from "./lib/report.ts";
@@ -55,22 +62,52 @@ try {
       query: `
 INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
 SELECT {ws:UInt64}, video, concat('video-', toString(video)),
-  multiIf(p = 0, 'play', p = 1, 'startup', p <= 6, 'watched', p = 7, 'milestone', p = 8, if(s % 2 = 0, 'pause', 'seek'), s % 3 = 0, 'ended', 'rebuffer') AS et,
+  multiIf(p = 0, 'load', p = 1, if(auto, 'autoplay', 'play'), p = 2, 'startup', p <= 6, 'watched', p = 7, 'milestone',
+    p = 8, if(auto, if(s % 8 = 0, 'unmute', 'pause'), multiIf(s % 3 = 0, 'cta_click', s % 3 = 1, 'pause', 'seek')), s % 3 = 0, 'ended', 'rebuffer') AS et,
   '', '', lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)),
   if(et = 'watched', toFloat64(5 + cityHash64(n, 2) % 115), 0),
-  if(et = 'watched', toFloat64(least(590, (p - 2) * 110 + cityHash64(n, 1) % 90)), toFloat64(p * 10)),
+  if(et = 'watched', toFloat64(least(590, (p - 3) * 140 + cityHash64(n, 1) % 90)), toFloat64(p * 10)),
   if(et IN ('startup', 'rebuffer'), toFloat64(cityHash64(n) % 2000), NULL),
-  multiIf(et = 'watched', map('duration_s', '600'), et = 'milestone', map('percent', toString(25 * (1 + s % 4))), map()),
+  multiIf(
+    et = 'load', map(
+      'device', ['desktop', 'mobile', 'mobile', 'tablet'][1 + cityHash64(s, 'dev') % 4],
+      'browser', ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'][1 + cityHash64(s, 'br') % 5],
+      'os', ['Windows', 'iOS', 'Android', 'macOS', 'Linux'][1 + cityHash64(s, 'os') % 5],
+      'country', ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'CA', 'AU', 'ES', ''][1 + cityHash64(s, 'geo') % 11],
+      'referrer_host', ['facebook.com', 'google.com', 'youtube.com', '', 'news.example.org'][1 + cityHash64(s, 'ref') % 5],
+      'utm_source', if(cityHash64(s, 'utm') % 3 = 0, '', concat('src', toString(cityHash64(s, 'src') % 200))),
+      'utm_medium', ['cpc', 'email', 'social', ''][1 + cityHash64(s, 'med') % 4],
+      'utm_campaign', concat('c', toString(cityHash64(s, 'camp') % 200))),
+    et = 'watched', map('duration_s', '600'),
+    et = 'milestone', map('percent', toString(25 * (1 + s % 4))),
+    et = 'cta_click', map('card_index', toString(intDiv(s, 3) % 3)),
+    map()),
   toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7)
 FROM (
   SELECT number + {offset:UInt64} AS n, intDiv(n, 10) AS s, n % 10 AS p,
-    if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video
+    if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video,
+    s % 4 = 0 AS auto
   FROM numbers({count:UInt64})
 )`,
       query_params: { ws: WORKSPACE, offset, count: Math.min(batch, EVENTS - offset), hot: hotEvents, videos: VIDEOS, from: `${FROM} 00:00:00` },
       clickhouse_settings: { max_insert_threads: "2" },
     });
   }
+  // Sales: one session in fifty buys (verified; one sale in five a test), a minute after its load.
+  await ch.command({
+    query: `
+INSERT INTO sale_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+SELECT {ws:UInt64}, video, concat('video-', toString(video)), 'conversion', 'purchase', concat('api:', toString(s)),
+  lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)), 0, 0, toFloat64(20 + cityHash64(s, 'value') % 180),
+  map('source', 'api', 'currency', if(s % 3 = 0, 'EUR', 'USD'), 'is_test', if(s % 5 = 0, 'true', 'false')),
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + 60)
+FROM (
+  SELECT number AS s, if(s * 10 < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video
+  FROM numbers({sessions:UInt64})
+  WHERE cityHash64(s, 'sale') % 50 = 0
+)`,
+    query_params: { ws: WORKSPACE, sessions: Math.ceil(EVENTS / 10), hot: hotEvents, videos: VIDEOS, from: `${FROM} 00:00:00` },
+  });
   // The state after background merges: one part per partition of each table.
   await ch.command({ query: "OPTIMIZE TABLE events FINAL" });
   await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
@@ -133,6 +170,28 @@ FROM (
       await direct(q.retentionSql(scope, 100, durations, storedMasks));
     });
     rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
+
+    // The seller overview and the breakdown by source: durations (as retention), then the metrics (and, for the overview, the sales).
+    const masks = { durations, storedMasks };
+    const overview = (await computeVideoMetrics(deps, scope, [])).get(videoId)!;
+    const oursO = await time(() => computeVideoMetrics(deps, scope, []));
+    const engineO = await time(async () => {
+      await direct(q.durationSql(scope));
+      await direct(metricsSql(scope, { kind: "video" }, masks));
+      await direct(videoSalesSql(scope));
+    });
+    rows.push(row(`seller overview, ${label}`, oursO, engineO));
+    console.log(`overview of video ${videoId}: ${JSON.stringify({ ...overview, revenue: overview.revenue.map((c) => [c.currency, c.orders, c.revenue]) })}`);
+
+    const bySource = { kind: "dimension", dimension: "source" } as const;
+    const breakdownRows = await computeBreakdown(deps, scope, "source", []);
+    const oursB = await time(() => computeBreakdown(deps, scope, "source", []));
+    const engineB = await time(async () => {
+      await direct(q.durationSql(scope));
+      await direct(metricsSql(scope, bySource, masks, OVERVIEW_TOP_VALUES));
+    });
+    rows.push(row(`breakdown by source (top 50 + other), ${label}`, oursB, engineB));
+    console.log(`breakdown of video ${videoId}: ${breakdownRows.length} rows, other = ${breakdownRows.find((r) => r.other)?.impressions ?? 0} impressions`);
   }
 
   await report(

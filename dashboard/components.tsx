@@ -145,3 +145,20 @@ export const formatDate = (iso: string | null | undefined) =>
 
 export const formatBytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : n < 1073741824 ? `${(n / 1048576).toFixed(1)} MB` : `${(n / 1073741824).toFixed(2)} GB`;
+
+/** Previous / "Page n of m" / Next. */
+export function Pager({ label, page, last, onPage }: { label: string; page: number; last: number; onPage: (page: number) => void }) {
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {last}
+      </span>
+      <button type="button" class="secondary" disabled={page >= last} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -13,6 +13,7 @@ import { Videos } from "./pages/videos.tsx";
 import { VideoPage } from "./pages/video.tsx";
 import { PlayerSettings } from "./pages/player-settings.tsx";
 import { Analytics, AnalyticsPicker } from "./pages/analytics.tsx";
+import { Home } from "./pages/home.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
 import { useEffect } from "preact/hooks";
 
@@ -22,6 +23,7 @@ function Redirect({ to }: { to: string }) {
 }
 
 const NAV = [
+  { href: "/home", label: "Home" },
   { href: "/videos", label: "Videos" },
   { href: "/analytics", label: "Analytics" },
   { href: "/webhooks", label: "Webhooks" },
@@ -80,7 +82,8 @@ function App() {
 
   let page: preact.JSX.Element | null = null;
   let m: Record<string, string> | undefined;
-  if (path === "/videos") page = <Videos query={query} />;
+  if (path === "/home") page = <Home />;
+  else if (path === "/videos") page = <Videos query={query} />;
   else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
   else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} />;

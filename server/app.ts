@@ -15,6 +15,7 @@ import { settingsModule } from "./modules/settings/index.ts";
 import { playlistsModule } from "./modules/playlists/index.ts";
 import { cdnModule } from "./modules/cdn/index.ts";
 import { analyticsModule } from "./modules/analytics/index.ts";
+import { adSpendModule } from "./modules/ad-spend/index.ts";
 import { exportsModule } from "./modules/exports/index.ts";
 import { uploadsModule } from "./modules/uploads/index.ts";
 import { mediaModule } from "./modules/media/index.ts";
@@ -43,6 +44,7 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(conversionsModule(deps))
     .use(uploadsModule(deps))
     .use(analyticsModule(deps))
+    .use(adSpendModule(deps))
     .use(exportsModule(deps));
 
   return (

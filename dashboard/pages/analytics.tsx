@@ -2,8 +2,9 @@
 import { useMemo, useState } from "preact/hooks";
 import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, Link, Notice, PageTitle, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync } from "../components.tsx";
 import { navigate } from "../router.ts";
+import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -69,6 +70,7 @@ export function Analytics({ id }: { id: number }) {
   const [from, setFrom] = useState(daysAgo(30));
   const [to, setTo] = useState(day(new Date()));
   const [range, setRange] = useState({ from, to, n: 0 });
+  const [spendVersion, setSpendVersion] = useState(0);
   const video = useAsync((signal) => call<{ video: { title: string } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
   const deps = [id, range.from, range.to, range.n];
   const q = qs({ from: range.from, to: range.to });
@@ -112,6 +114,8 @@ export function Analytics({ id }: { id: number }) {
       <ErrorBox error={summary.error} />
       {summary.data && <Cards s={summary.data} />}
 
+      <SellerOverview id={id} from={range.from} to={range.to} n={range.n} spendVersion={spendVersion} />
+
       <div class="grid-2">
         <section class="card" aria-labelledby="ret-title">
           <h2 id="ret-title">Retention</h2>
@@ -152,6 +156,10 @@ export function Analytics({ id }: { id: number }) {
           )}
         </section>
       </div>
+
+      <BuyerRetention id={id} from={range.from} to={range.to} n={range.n} />
+      <Breakdown id={id} from={range.from} to={range.to} n={range.n} />
+      <AdSpend id={id} from={range.from} to={range.to} onChange={() => setSpendVersion((v) => v + 1)} />
 
       <section class="card" aria-labelledby="conv-title">
         <h2 id="conv-title">Conversions</h2>
@@ -238,7 +246,7 @@ async function playsPerDay(id: number, from: string, to: string, signal: AbortSi
   return { days, total, truncated };
 }
 
-const EVENT_TYPES = ["", "play", "pause", "seek", "ended", "milestone", "watched", "conversion", "error"];
+const EVENT_TYPES = ["", "load", "autoplay", "unmute", "play", "pause", "seek", "ended", "milestone", "watched", "cta_click", "conversion", "error"];
 
 function Events({ id, from, to, n }: { id: number; from: string; to: string; n: number }) {
   const [type, setType] = useState("");
@@ -303,17 +311,7 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
               </table>
             </div>
           )}
-          <nav class="pager" aria-label="Event pages">
-            <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {last}
-            </span>
-            <button type="button" class="secondary" disabled={page >= last} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
+          <Pager label="Event pages" page={page} last={last} onPage={setPage} />
         </>
       )}
     </section>
@@ -323,10 +321,11 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
 function Exports({ id, from, to }: { id: number; from: string; to: string }) {
   const [format, setFormat] = useState("csv");
   const [type, setType] = useState("events");
+  const [by, setBy] = useState("source");
   const [state, setState] = useState("");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const key = useMemo(() => ({ v: crypto.randomUUID() }), [format, type, from, to]);
+  const key = useMemo(() => ({ v: crypto.randomUUID() }), [format, type, by, from, to]);
 
   const run = async (e: Event) => {
     e.preventDefault();
@@ -335,7 +334,7 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
     try {
       setState("Requesting the export…");
       let ex = await call<{ export_id: string; status: string; download_url: string | null }>("POST", "/exports", {
-        body: { video_ids: [id], from, to, format, type },
+        body: { video_ids: [id], from, to, format, type, ...(type === "breakdown" ? { by } : {}) },
         headers: { "Idempotency-Key": key.v },
       });
       // Bounded wait: about two minutes.
@@ -382,9 +381,12 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
               <option value="summary">Summary</option>
               <option value="retention">Retention</option>
               <option value="conversions">Conversions</option>
+              <option value="overview">Seller overview</option>
+              <option value="breakdown">Breakdown</option>
             </select>
           )}
         </Field>
+        {type === "breakdown" && <DimensionSelect id="ex-by" label="By" value={by} onChange={setBy} />}
         <Field id="ex-format" label="Format">
           {(a) => (
             <select {...a} value={format} onChange={(e) => setFormat(e.currentTarget.value)}>

@@ -1,6 +1,7 @@
 import type { PlayerApi } from "../types.ts";
 import type { Collector } from "../collector.ts";
 import { listen } from "../dom.ts";
+import { pageContext } from "../page-context.ts";
 
 const MILESTONES = [25, 50, 75];
 const round = (s: number) => Math.round(s * 10) / 10;
@@ -11,6 +12,11 @@ const round = (s: number) => Math.round(s * 10) / 10;
  * seek, end and at every heartbeat flush, so watch time and retention need no
  * separate heartbeat event), milestones crossed by playback (a seek past 50 %
  * is not "watched 50 %"), startup, rebuffer (from the media controller) and errors.
+ *
+ * A play is an intentional start: `load` says the player was shown (once per
+ * page view), a start that a muted autoplay made is sent as `autoplay`, and
+ * unmuting it sends `unmute` (the viewer chose to watch). A start after a user
+ * gesture in the player, or unmuted, is a `play`.
  */
 export class AnalyticsController {
   private off: (() => void)[] = [];
@@ -19,6 +25,10 @@ export class AnalyticsController {
   /** Last position seen while not seeking (seek `from`, range end). */
   private last = 0;
   private reached = new Set<number>();
+  /** The next start comes from an autoplay intent (no gesture since). */
+  private autoStart = false;
+  /** This source is playing a muted autoplay the viewer has not unmuted yet. */
+  private autoplaying = false;
 
   constructor(
     private player: PlayerApi,
@@ -26,6 +36,7 @@ export class AnalyticsController {
   ) {
     collector.beforeFlush = () => this.closeRange(true);
     this.registerListeners();
+    collector.push("load", 0, pageContext());
   }
 
   private registerListeners(): void {
@@ -42,11 +53,26 @@ export class AnalyticsController {
         collector.switchVideo(s.code);
         this.reached.clear();
         this.last = 0;
+        this.autoStart = this.autoplaying = false;
+      }),
+      player.on("intent", ({ auto }) => (this.autoStart = auto)),
+      listen(player.root, "pointerdown", () => (this.autoStart = false)),
+      listen(player.root, "keydown", () => (this.autoStart = false)),
+      listen(video, "volumechange", () => {
+        if (this.autoplaying && !video.muted) {
+          this.autoplaying = false;
+          push("unmute");
+        }
       }),
       listen(video, "playing", () => {
         if (this.rangeFrom < 0) this.rangeFrom = video.currentTime;
       }),
-      listen(video, "play", () => push("play")),
+      listen(video, "play", () => {
+        const auto = this.autoStart && video.muted;
+        this.autoStart = false;
+        if (auto) this.autoplaying = true;
+        push(auto ? "autoplay" : "play");
+      }),
       listen(video, "pause", () => {
         if (video.ended) return;
         this.closeRange(false);

@@ -1,8 +1,9 @@
 /**
  * The ingest pipeline of one process: a batcher per ClickHouse table (player
  * events go to `player_events`, which feeds `events` and the analytics view;
- * custom events and conversions go to `events`) and the ingest counters. Built
- * once by `createDeps` (`deps.ingest`) and drained by `deps.close()` before the
+ * conversions to `sale_events`, which feeds `events` and `analytics_sales`;
+ * custom events go to `events`) and the ingest counters. Built once by
+ * `createDeps` (`deps.ingest`) and drained by `deps.close()` before the
  * engines close, so SIGTERM loses nothing acknowledged.
  */
 import type { Config } from "../config.ts";
@@ -32,8 +33,10 @@ export interface EventRow extends Record<string, unknown> {
 }
 
 export interface Ingest {
-  /** Custom events and conversions. */
+  /** Custom events. */
   events: Batcher<EventRow>;
+  /** Conversions (0006_seller_analytics.sql): land in `events` and keep `analytics_sales`. */
+  sales: Batcher<EventRow>;
   /** The player's events (0004_player_events.sql): land in `events` and keep the analytics slots. */
   playerEvents: Batcher<EventRow>;
   counters: IngestCounters;
@@ -47,6 +50,7 @@ export function createIngest(deps: { ch: Ch; config: Pick<Config, "ingest">; clo
   const options = deps.config.ingest;
   const events = new Batcher<EventRow>(deps.ch, "events", options);
   const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", options);
+  const sales = new Batcher<EventRow>(deps.ch, "sale_events", options);
   const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
@@ -55,11 +59,12 @@ export function createIngest(deps: { ch: Ch; config: Pick<Config, "ingest">; clo
   return {
     events,
     playerEvents,
+    sales,
     counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(timer);
-        await Promise.all([events.stop(), playerEvents.stop()]);
+        await Promise.all([events.stop(), playerEvents.stop(), sales.stop()]);
         await counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) }));
         await counterRows.stop();
       })();

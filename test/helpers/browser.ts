@@ -177,7 +177,11 @@ export function serve(dirs: Record<string, string>, options: ServeOptions = {}):
           return Response.json({ ok: true }, { headers: cors });
         }
         const answer = await options.forward(
-          new Request(req.url, { method: "POST", headers: { "content-type": req.headers.get("content-type") || "text/plain" }, body: text }),
+          new Request(req.url, {
+            method: "POST",
+            headers: { "content-type": req.headers.get("content-type") || "text/plain", "user-agent": req.headers.get("user-agent") || "" },
+            body: text,
+          }),
         );
         statuses.push(answer.status);
         return new Response(await answer.text(), {

@@ -5,23 +5,12 @@
  * an upgrade does and waits for its mutations. Prints the slot rows as JSON, each
  * with whether its stored mask equals the one the read would build.
  */
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-import { connectClickHouse, migrateClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
+import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
+import { schemaBefore } from "./clickhouse-before.ts";
 import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
 
 const [path, upgradeTo] = [process.argv[2]!, process.argv[3]!];
-const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
-const ch = await connectClickHouse({ embeddedPath: path });
-await ch.command({
-  query:
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
-});
-for (const file of (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort()) {
-  if (file >= upgradeTo) break;
-  for (const statement of splitStatements(await Bun.file(join(dir, file)).text())) await ch.command({ query: statement });
-  await ch.insert({ table: "schema_migrations", values: [{ version: file.replace(/\.sql$/, "") }], format: "JSONEachRow" });
-}
+const ch = await schemaBefore(path, upgradeTo);
 
 const watched = (session: string, at: string, from: number, seconds: number, duration?: string) => ({
   workspace_id: 1,

@@ -115,4 +115,20 @@ describe("ClickHouse upgrade", () => {
     ]);
     expect(result.partsWithMask).toBeGreaterThan(0);
   }, 60_000);
+
+  test("0006 keeps what older rows meant: an older player's play is still a play, sales written before are read; an unmuted autoplay is a play, a muted one is not", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
+    drops.push(() => rm(dataDir, { recursive: true, force: true }));
+    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade-0006.ts", join(dataDir, "clickhouse")], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const out = await new Response(upgrade.stdout).text();
+    expect(await upgrade.exited).toBe(0);
+    const result = JSON.parse(out);
+    expect(result.applied[0]).toBe("0006_seller_analytics");
+    expect(result).toMatchObject({ before: 2, after: 2, withNew: 3 });
+    expect(result.sales).toEqual([{ key: "api:o-1", amount: 40, is_verified: 1 }]);
+  }, 60_000);
 });

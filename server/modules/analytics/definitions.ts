@@ -5,9 +5,17 @@
  * Rows come from the ClickHouse table `events` (server/storage/clickhouse/0001_events.sql).
  * Assumptions about what the ingest path writes:
  *
- * - Player rows have `event_type` one of `play`, `pause`, `seek`, `ended`, `watched`,
- *   `milestone`, `cta_click`, `startup`, `rebuffer`, `error`, and carry the viewer's
- *   `session_code` (and `device_id` when the player knows it).
+ * - Player rows have `event_type` one of `load`, `autoplay`, `unmute`, `play`, `pause`,
+ *   `seek`, `ended`, `watched`, `milestone`, `cta_click`, `lead_form_submitted`, `startup`,
+ *   `rebuffer`, `error` (and a few more), and carry the viewer's `session_code` (and
+ *   `device_id` when the player knows it). `load`: the player was shown on a page (once
+ *   per page view and player). `autoplay`: a muted autoplay started (older players sent
+ *   `play` instead). `unmute`: the viewer unmuted an autoplay. `cta_click`:
+ *   `properties.card_index`. `startup` and `rebuffer`: `value` in ms.
+ * - A `load` row carries `properties.referrer_host` and `utm_source`, `utm_medium`,
+ *   `utm_campaign` (the session's landing page, as the player sends them); `load`, `play`
+ *   and `autoplay` rows carry `properties.device`, `browser`, `os` and `country`, which
+ *   the events host derives from the request (server/modules/events/client.ts).
  * - Watched ranges: one row per contiguous watched range of the video, `event_type`
  *   `watched` (/v1/collect writes a player heartbeat's ranges the same way). `video_time` is the range start in seconds,
  *   `watch_seconds` its length in seconds of video time, so the range is
@@ -45,9 +53,12 @@
  */
 
 /**
- * **Play**: a viewing session that has at least one `play` row in the window. A session
- * is counted once however often it pauses and resumes, so `plays` = distinct sessions
- * with a `play`.
+ * **Play** (a true play): a viewing session that started playback on purpose in the
+ * window: it has a `play` row (a click on play; older players' `play` rows count too,
+ * since they did not mark autoplays) or an `unmute` row (the viewer unmuted a muted
+ * autoplay). A muted autoplay nobody unmuted is not a play. A session is counted once
+ * however often it pauses and resumes, so `plays` = distinct sessions with either row.
+ * The summary, retention and exports count plays this way.
  */
 
 /**
@@ -96,8 +107,94 @@ export const RETENTION_MAX_BUCKETS = 200;
  * (SPEC.md "Conversion verification": unverified rows never feed revenue), rounded to 2 places.
  * Currencies are summed as sent. Custom events never appear here.
  */
-export const CONVERSION_EVENT = "conversion";
-export const DEFAULT_CONVERSION_NAME = "conversion";
+
+/**
+ * **Seller overview** (beyond SPEC.md; queries in metrics.ts). Per session of the window,
+ * from its slot rows; a rate whose denominator is zero is null.
+ *
+ * - **Impression**: a session shown the player: it has a `load` (or, from older players
+ *   without `load`, a `play` or `autoplay`). `impressions` counts sessions, so a reload
+ *   in the same tab is one impression.
+ * - `plays` as above; `play_rate` = plays / impressions.
+ * - `autoplays` = sessions with an `autoplay`; `unmutes` = those of them with an
+ *   `unmute`; `unmute_rate` = unmutes / autoplays.
+ * - `unique_viewers`: distinct viewers among the impressions (device id; a session
+ *   without one is its own viewer).
+ * - `avg_watch_time_s` = watch time of played sessions / plays (as the summary, but null
+ *   without plays).
+ * - `avg_percent_watched`: per played session, the share of the video its watched ranges
+ *   cover, at 1 % resolution (the 100 buckets of retention: a bucket counts when its
+ *   midpoint is covered), averaged over plays; equal to the mean of the 100-bucket
+ *   retention curve, in percent. Null while the video's duration is unknown.
+ * - `cta_clicks`: per card index (0 to 63), the sessions that clicked it (`cta_click`
+ *   rows; a session that clicks a card twice counts once for it).
+ * - `leads`: sessions that submitted the player's lead form.
+ * - **Sales**: conversion rows deduplicated as in the conversions read; only verified,
+ *   non-test sales count, per currency (never summed across currencies; a sale without
+ *   a currency is its own row, `currency` null). `orders` = their number (all currencies);
+ *   per currency `revenue` = the sum of their values, `aov` = revenue / orders, `rpv` =
+ *   revenue / unique_viewers, `epc` = revenue / impressions, `roas` = revenue / ad spend
+ *   of the same currency on the window's dates (null without ad spend).
+ * - `conversion_rate` = sales traced to a session that played this video in the window /
+ *   plays.
+ * - Playback quality, over every session shown the player (autoplays included):
+ *   `startup_time_ms` p50 and p95 over the sessions that started playback, each with its
+ *   startup time (the longest of its `startup` rows; a session usually has one), nearest
+ *   rank: the value at 0-based index ⌊q·n⌋ of the n sorted times; `rebuffer_ratio` =
+ *   stalled time (sum of `rebuffer` ms) / watch time of all sessions; `errors` = the
+ *   number of `error` rows.
+ *
+ * **Breakdowns** group the same metrics by a value of the session: `source` (utm_source,
+ * else the referrer host, else `direct`), `utm_source`, `utm_medium`, `utm_campaign`,
+ * `referrer_host`, `device`, `browser`, `os` or `country` (an unknown value is null). The
+ * OVERVIEW_TOP_VALUES values with the most impressions (ties by value) keep a row each;
+ * the rest merge into one `other` row. Sales count in the row of the session they are
+ * traced to, when that session was shown the player in the window, so the rows may add
+ * up to fewer sales than the overview. `roas` applies to `source`, matching ad spend
+ * entered for that source (case-insensitively).
+ *
+ * **Buyers against everyone** (retention `segment`): buyers are the played sessions
+ * traced to a verified, non-test sale of the video in the window; non-buyers the other
+ * played sessions. Each curve's denominator is its own played sessions.
+ *
+ * CTA clicks, leads, startup, rebuffering, errors, impressions, autoplays and the
+ * breakdown values are kept per session from ClickHouse migration 0006 on: sessions
+ * written before read as having none (their raw events are still in the events read).
+ */
+export const OVERVIEW_TOP_VALUES = 50;
+
+/** The wire shape of the metrics above (kept here, free of imports, so the dashboard can read it). One currency's sales: */
+export interface CurrencyMetrics {
+  currency: string | null;
+  orders: number;
+  revenue: number;
+  aov: number | null;
+  rpv: number | null;
+  epc: number | null;
+  ad_spend: number | null;
+  roas: number | null;
+}
+
+export interface GroupMetrics {
+  impressions: number;
+  plays: number;
+  play_rate: number | null;
+  autoplays: number;
+  unmutes: number;
+  unmute_rate: number | null;
+  unique_viewers: number;
+  avg_watch_time_s: number | null;
+  avg_percent_watched: number | null;
+  cta_clicks: { card_index: number; sessions: number }[];
+  leads: number;
+  orders: number;
+  conversion_rate: number | null;
+  revenue: CurrencyMetrics[];
+  startup_time_ms: { p50: number | null; p95: number | null };
+  rebuffer_ratio: number | null;
+  errors: number;
+}
+export const STARTUP_QUANTILES = "0.5, 0.95";
 
 /** Events list: newest first (created_at descending), `ip_hash` always null (SPEC.md). */
 export const EVENTS_DEFAULT_PER_PAGE = 100;

@@ -4,7 +4,12 @@ import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { parseId } from "../../http/params.ts";
-import { EVENTS_MAX_PER_PAGE, RETENTION_MAX_BUCKETS, SUMMARY_CACHE_SECONDS } from "./definitions.ts";
+import { EVENTS_MAX_PER_PAGE, OVERVIEW_TOP_VALUES, RETENTION_MAX_BUCKETS, SUMMARY_CACHE_SECONDS } from "./definitions.ts";
+import { DIMENSION_NAMES } from "./metrics.ts";
+import { BreakdownReply, OverviewReply, WorkspaceOverviewReply } from "./model.ts";
+import * as seller from "./overview.ts";
+import { OVERVIEW_MAX_PER_PAGE, OVERVIEW_SORTS } from "./overview.ts";
+import { SEGMENTS } from "./queries.ts";
 import * as analytics from "./service.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
@@ -19,6 +24,31 @@ const RetentionQuery = t.Object({
   to: To,
   tz: Tz,
   buckets: t.Optional(t.String({ description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
+  segment: t.Optional(
+    t.String({
+      description:
+        `Beyond SPEC.md: one of ${SEGMENTS.join(", ")} (default all). buyers: played sessions traced to a verified, non-test sale of this video ` +
+        "in the window; non_buyers: the other played sessions. Each curve is a fraction of its own sessions.",
+    }),
+  ),
+});
+const BreakdownQuery = t.Object({
+  by: t.String({ description: `Required: one of ${DIMENSION_NAMES.join(", ")}.` }),
+  from: From,
+  to: To,
+  tz: Tz,
+});
+const WorkspaceOverviewQuery = t.Object({
+  from: From,
+  to: To,
+  tz: Tz,
+  sort: t.Optional(t.String({ description: `One of ${OVERVIEW_SORTS.join(", ")}; default rpv.` })),
+  order: t.Optional(t.String({ description: "desc (default) or asc; videos without a value come last either way." })),
+  currency: t.Optional(
+    t.String({ description: "The currency whose figures money sorts (rpv, revenue, aov, epc, roas) use; default the one with the most orders." }),
+  ),
+  page: t.Optional(t.String({ description: "Integer of at least 1; default 1." })),
+  per_page: t.Optional(t.String({ description: `Integer 1 to ${OVERVIEW_MAX_PER_PAGE}; default 50.` })),
 });
 const EventsQuery = t.Object({
   event_type: t.Optional(t.String({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
@@ -77,7 +107,12 @@ export function analyticsModule(deps: Deps) {
       scope: "analytics:read",
       params: VideoParams,
       query: RetentionQuery,
-      detail: { summary: "Retention curve", description: "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once." },
+      detail: {
+        summary: "Retention curve",
+        description:
+          "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once. A play is an intentional start " +
+          "(a muted autoplay counts once unmuted). `segment=buyers|non_buyers` (beyond SPEC.md) follows only buyers or only the others.",
+      },
       response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
     })
     .get("/videos/:video/analytics/events", async ({ auth, params, query }) => analytics.events(deps, auth.workspaceId, parseId(params.video), query), {
@@ -124,5 +159,44 @@ export function analyticsModule(deps: Deps) {
           }),
         },
       },
-    );
+    )
+    .get("/videos/:video/analytics/overview", async ({ auth, params, query }) => seller.overview(deps, auth.workspaceId, parseId(params.video), query), {
+      scope: "analytics:read",
+      params: VideoParams,
+      query: WindowQuery,
+      detail: {
+        summary: "Seller overview",
+        description:
+          "Beyond SPEC.md. Impressions, true plays and play rate, autoplays and unmute rate, unique viewers, watch time and share watched, CTA clicks " +
+          "per card, leads, verified non-test sales per currency with AOV, revenue per viewer, EPC and ROAS (when ad spend is entered), conversion " +
+          "rate, startup time p50/p95, rebuffer ratio and errors. Rates of zero denominators are null. Definitions with formulas: README " +
+          '"What the numbers mean".',
+      },
+      response: { 200: OverviewReply },
+    })
+    .get("/videos/:video/analytics/breakdown", async ({ auth, params, query }) => seller.breakdown(deps, auth.workspaceId, parseId(params.video), query), {
+      scope: "analytics:read",
+      params: VideoParams,
+      query: BreakdownQuery,
+      detail: {
+        summary: "Breakdown by source, device, ...",
+        description:
+          `Beyond SPEC.md. The overview's metrics per value of \`by\`: the ${OVERVIEW_TOP_VALUES} values with the most impressions and one \`other\` row. ` +
+          "source = utm_source, else the referrer host, else direct; device, browser and OS come from the User-Agent, country from the IP " +
+          "(never stored). Sales count in the row of the session they are traced to. ROAS per row for by=source (ad spend of that source). " +
+          "An invalid or missing `by` is 422.",
+      },
+      response: { 200: BreakdownReply },
+    })
+    .get("/analytics/overview", async ({ auth, query }) => seller.workspaceOverview(deps, auth.workspaceId, query), {
+      scope: "analytics:read",
+      query: WorkspaceOverviewQuery,
+      detail: {
+        summary: "Workspace overview",
+        description:
+          "Beyond SPEC.md. The seller overview of every video of the workspace, sorted (default: revenue per viewer, highest first; videos " +
+          "without a value last) and paged.",
+      },
+      response: { 200: WorkspaceOverviewReply },
+    });
 }

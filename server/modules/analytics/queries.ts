@@ -4,7 +4,7 @@
  * reads (one video) and the exports (up to 50) run the same SQL.
  */
 import type { Ch } from "../../storage/clickhouse.ts";
-import { BOUNCE_MAX_WATCH_S, CONVERSION_EVENT, DEFAULT_CONVERSION_NAME } from "./definitions.ts";
+import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 
 /** Rows of these videos of this workspace, created in [start, end) read as local times in tz. */
 export interface Scope {
@@ -22,10 +22,10 @@ export interface Sql {
   query_params: Record<string, unknown>;
 }
 
-const WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+export const WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
   AND created_at >= toDateTime64({start:String}, 3, {tz:String}) AND created_at < toDateTime64({end:String}, 3, {tz:String})`;
 
-function scopeParams(s: Scope): Record<string, unknown> {
+export function scopeParams(s: Scope): Record<string, unknown> {
   return { ws: s.workspaceId, videos: s.videoIds, start: s.start, end: s.end, tz: s.tz };
 }
 
@@ -34,8 +34,26 @@ function scopeParams(s: Scope): Record<string, unknown> {
  * per session and 15-minute slot, kept from `events` by a materialized view. Local
  * midnights are slot boundaries in every real time zone, so this window is exact.
  */
-const SLOT_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+export const SLOT_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
   AND slot >= toDateTime({start:String}, {tz:String}) AND slot < toDateTime({end:String}, {tz:String})`;
+
+/**
+ * The scope's sales, one row per sale (`analytics_sales`, 0006_seller_analytics.sql):
+ * rows sharing a key (a browser row and its verified postback) merge, the verified row
+ * winning (definitions.ts "Conversions read"). Columns: video_id, key, is_verified,
+ * is_test, name, amount (of the verified row), sale_hash (0 without a session), sale_currency.
+ */
+export const SALES_BY_KEY = `
+  SELECT video_id, sale_key AS key, max(verified) AS is_verified, argMax(test, verified) AS is_test, argMax(event_name, verified) AS name,
+    maxIf(analytics_sales.amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash, argMax(analytics_sales.currency, verified) AS sale_currency
+  FROM analytics_sales
+  WHERE ${WHERE}
+  GROUP BY video_id, key`;
+
+export const salesParams = (s: Scope) => scopeParams(s);
+
+/** (video_id, session_hash) of the sessions traced to a verified, non-test sale: the buyers. */
+export const BUYER_SESSIONS = `SELECT video_id, sale_hash FROM (${SALES_BY_KEY}) WHERE is_verified AND NOT is_test AND sale_hash != 0`;
 
 /** Per-session facts of played sessions, aggregated per video (definitions.ts: play ... bounce). */
 export function summarySql(s: Scope): Sql {
@@ -120,6 +138,16 @@ export function rangeMaskSql(n: string, d: string, mask: "UInt128" | "UInt256"):
         ranges, to${mask}(0))`;
 }
 
+/** Whose sessions a retention curve follows (definitions.ts "Buyers against everyone"). */
+export const SEGMENTS = ["all", "buyers", "non_buyers"] as const;
+export type Segment = (typeof SEGMENTS)[number];
+
+const SEGMENT_FILTER: Record<Segment, string> = {
+  all: "",
+  buyers: ` AND (video_id, session_hash) IN (${BUYER_SESSIONS})`,
+  non_buyers: ` AND (video_id, session_hash) NOT IN (${BUYER_SESSIONS})`,
+};
+
 /**
  * Step 2: each slot row's watched ranges become a bitmask of the buckets whose midpoint
  * (i + 0.5) * D / N they contain (N <= 200 fits a UInt256, N < 128 a cheaper UInt128);
@@ -131,7 +159,7 @@ export function rangeMaskSql(n: string, d: string, mask: "UInt128" | "UInt256"):
  * sessions. Masks are built before the GROUP BY so the per-session state is one number,
  * not an array.
  */
-export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>, storedMasks = false): Sql {
+export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>, storedMasks = false, segment: Segment = "all"): Sql {
   const ids = [...durations.keys()];
   // The top shift is by N, which must stay below the width.
   const mask = buckets < 128 ? "UInt128" : "UInt256";
@@ -152,13 +180,13 @@ FROM (
     WHERE ${SLOT_WHERE} AND video_id IN {dur_ids:Array(UInt64)}
   )
   GROUP BY video_id, session_hash
-  HAVING play
+  HAVING play${SEGMENT_FILTER[segment]}
 )
 ARRAY JOIN
   arrayConcat([toInt64(-1)], arrayMap(p -> toInt64(p), starts), arrayMap(p -> toInt64(p) + 1, ends)) AS pos,
   arrayConcat([toInt64(1)], arrayMap(p -> toInt64(1), starts), arrayMap(p -> toInt64(-1), ends)) AS delta
 GROUP BY video_id, pos`,
-    query_params: { ...scopeParams(s), n: buckets, dur_ids: ids, durs: ids.map((id) => durations.get(id)!) },
+    query_params: { ...(segment === "all" ? scopeParams(s) : salesParams(s)), n: buckets, dur_ids: ids, durs: ids.map((id) => durations.get(id)!) },
   };
 }
 
@@ -184,28 +212,15 @@ export function bucketsFromRows(rows: RetentionRow[], buckets: number): { bucket
   });
 }
 
-/** Conversions deduplicated by event_id, the verified row winning (definitions.ts). */
+/** Conversions per name: counts of every sale, revenue of verified, non-test ones (definitions.ts). */
 export function conversionsSql(s: Scope): Sql {
   return {
     query: `
-SELECT video_id, event_name, count() AS count, sum(if(verified AND NOT test, amount, 0)) AS revenue
-FROM (
-  SELECT video_id, key, max(row_verified) AS verified, argMax(row_test, row_verified) AS test,
-    argMax(name, row_verified) AS event_name, maxIf(amount_row, row_verified) AS amount
-  FROM (
-    SELECT video_id, if(event_id = '', concat('#', toString(rowNumberInAllBlocks())), event_id) AS key,
-      NOT (properties['verified'] = '0' OR properties['source'] = 'browser') AS row_verified,
-      properties['is_test'] IN ('true', '1') AS row_test,
-      if(event = '', {default_name:String}, event) AS name,
-      ifNull(value, 0) AS amount_row
-    FROM events
-    WHERE ${WHERE} AND event_type = {conversion:String}
-  )
-  GROUP BY video_id, key
-)
+SELECT video_id, name AS event_name, count() AS count, sum(if(is_verified AND NOT is_test, amount, 0)) AS revenue
+FROM (${SALES_BY_KEY})
 GROUP BY video_id, event_name
 ORDER BY video_id, count DESC, event_name`,
-    query_params: { ...scopeParams(s), conversion: CONVERSION_EVENT, default_name: DEFAULT_CONVERSION_NAME },
+    query_params: salesParams(s),
   };
 }
 
@@ -290,7 +305,7 @@ export async function* streamRows<T>(ch: Ch, sql: Sql): AsyncGenerator<T> {
   }
 }
 
-function round(value: number, places: number): number {
+export function round(value: number, places: number): number {
   const f = 10 ** places;
   return Math.round(value * f) / f;
 }

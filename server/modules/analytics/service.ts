@@ -40,6 +40,8 @@ function parseDate(raw: string): number | undefined {
   return new Date(ms).toISOString().slice(0, 10) === raw ? ms : undefined;
 }
 
+export const isCalendarDate = (raw: string) => parseDate(raw) !== undefined;
+
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The canonical IANA name, or undefined for an unknown zone. */
@@ -79,13 +81,19 @@ export function resolveWindow(nowMs: number, input: WindowQuery, defaultDays: nu
 }
 
 /** SPEC.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
-async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
+export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
   const video = videoId === undefined ? undefined : await getVideo(deps, workspaceId, videoId);
   if (!video) throw Errors.videoNotFoundRead();
   return video;
 }
 
-const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scope => ({ workspaceId, videoIds: [videoId], start: w.start, end: w.end, tz: w.tz });
+export const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scope => ({
+  workspaceId,
+  videoIds: [videoId],
+  start: w.start,
+  end: w.end,
+  tz: w.tz,
+});
 
 export interface SummaryBody {
   video_id: number;
@@ -161,18 +169,31 @@ export function intParam(raw: string | undefined, name: string, min: number, max
   return value;
 }
 
+/** A query parameter from a fixed set (422 naming the parameter otherwise). */
+export function oneOfParam<T extends string>(raw: string | undefined, name: string, values: readonly T[], fallback?: T): T {
+  if ((raw === undefined || raw === "") && fallback !== undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw ?? "")) throw validation({ [name]: [`The ${name} must be one of ${values.join(", ")}.`] });
+  return raw as T;
+}
+
 export interface RetentionQuery extends WindowQuery {
   buckets?: string;
+  segment?: string;
 }
 
 /** Retention of the scope's videos: bucket list per video id. */
-export async function computeRetention(deps: Deps, scope: q.Scope, buckets: number): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
+export async function computeRetention(
+  deps: Deps,
+  scope: q.Scope,
+  buckets: number,
+  segment: q.Segment = "all",
+): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
   const found = await q.rows<q.DurationRow>(deps.ch, q.durationSql(scope));
   const durations = new Map(found.map((row) => [Number(row.video_id), Number(row.duration)]));
   const storedMasks = q.storedMasksHold(found);
   const byVideo = new Map<number, q.RetentionRow[]>();
   if (durations.size) {
-    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks))) {
+    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks, segment))) {
       const id = Number(row.video_id);
       byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
     }
@@ -184,7 +205,8 @@ export async function retention(deps: Deps, workspaceId: number, videoId: number
   const video = await videoOf(deps, workspaceId, videoId);
   const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
   const buckets = intParam(input.buckets, "buckets", 1, RETENTION_MAX_BUCKETS, RETENTION_DEFAULT_BUCKETS);
-  const curves = await computeRetention(deps, scopeOf(workspaceId, video.id, w), buckets);
+  const segment = oneOfParam(input.segment, "segment", q.SEGMENTS, "all");
+  const curves = await computeRetention(deps, scopeOf(workspaceId, video.id, w), buckets, segment);
   return { video_id: video.id, buckets: curves.get(video.id)! };
 }
 

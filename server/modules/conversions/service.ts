@@ -1,7 +1,7 @@
 /**
  * Conversions: server-to-server postbacks (verified) and the browser fallback
  * (unverified), merged in one ledger where the verified row always wins.
- * Only verified rows fan out (outbox) and land in ClickHouse `events` as
+ * Only verified rows fan out (outbox) and land in ClickHouse (through `sale_events`: `events` and `analytics_sales`) as
  * `event_type = 'conversion'` (value = amount), so analytics revenue sees
  * verified sales only, once each.
  */
@@ -109,7 +109,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   );
   const eventMissing = row.event_written_at === null;
   if (eventMissing) {
-    await deps.ingest.events.add([conversionEvent(workspaceId, row)]);
+    await deps.ingest.sales.add([conversionEvent(workspaceId, row)]);
     await repo.markEventWritten(deps.sql, row.id);
   }
   if (newlyVerified && row.split_test_id && row.session_code && !row.is_test) {

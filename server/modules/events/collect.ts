@@ -7,7 +7,7 @@
  * Which player action emits which webhook event:
  * | player event          | outbox event(s)                                   |
  * |-----------------------|---------------------------------------------------|
- * | play                  | `play`; also `video.viewed` on a session's first play |
+ * | play, unmute          | `play`; also `video.viewed` on a session's first play |
  * | milestone {percent}   | `play.milestone` {percent} (25, 50, 75, 100), once per session and percent |
  * | cta_click             | `cta.clicked`                                      |
  * | ended                 | `ended`                                            |
@@ -15,7 +15,13 @@
  * | playlist_ended        | `playlist.ended`                                   |
  * | lead_form_submitted   | `lead_form.submitted`; `lead.captured` when its raw email makes a new lead |
  * | quiz_answered         | `quiz.answered`                                    |
- * pause, seek, watched (heartbeat), startup, rebuffer and error are analytics only.
+ * load, autoplay, pause, seek, watched (heartbeat), startup, rebuffer and error are analytics only.
+ * (An unmute is sent only for a muted autoplay, which it turns into a play.)
+ *
+ * The rows that start a view (load, autoplay, play) carry the viewer's device,
+ * browser, OS and country, derived here from the request (client.ts; the IP
+ * is never stored); a load also carries the page and landing context the player
+ * sends. The analytics view keeps them per session for the breakdowns.
  */
 import type { Deps } from "../../deps.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
@@ -23,6 +29,7 @@ import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
 import { Errors } from "../../errors.ts";
+import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
 import { hex, IDENTITY_FIELDS, normaliseEmail } from "./identity.ts";
 import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -30,6 +37,7 @@ import { storedProperties } from "./service.ts";
 
 export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {
   play: "play",
+  unmute: "play",
   milestone: "play.milestone",
   cta_click: "cta.clicked",
   ended: "ended",
@@ -41,15 +49,25 @@ export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {
 
 const HOUR = 60 * 60_000;
 
-export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted: number }> {
+/** Where the batch came from: its User-Agent and IP (the IP only for the country lookup). */
+export interface CollectClient {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/** Rows that start a view: they carry the request's client context. */
+const VIEW_STARTS = new Set<string>(["load", "autoplay", "play"]);
+
+export async function collect(deps: Deps, body: CollectBody, client: CollectClient = {}): Promise<{ accepted: number }> {
   const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
   const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
   if (workspaceId === undefined || !video) throw Errors.videoNotFound("No such video in this workspace.", { video_code: body.video_code });
 
   const viewerId = await viewers.touchSession(deps, workspaceId, { sessionCode: body.session_id, deviceId: body.device_id, profileId: body.profile_id, video });
   const now = deps.clock.now();
+  const context = body.events.some((e) => VIEW_STARTS.has(e.type)) ? clientContext(client.userAgent, client.ip) : undefined;
   const rows: EventRow[] = [];
-  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now));
+  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context));
   await deps.ingest.playerEvents.add(rows);
 
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
@@ -59,7 +77,7 @@ export async function collect(deps: Deps, body: CollectBody): Promise<{ accepted
     // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
     await deps.sql.begin(async (tx) => {
       const sql = tx as unknown as Sql;
-      if (webhooks.some((e) => e.type === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
+      if (webhooks.some((e) => PLAYER_WEBHOOKS[e.type] === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
         await enqueueEvent(sql, workspaceId, "video.viewed", base);
       for (const e of webhooks) {
         if (e.type === "milestone" && e.percent !== undefined && !(await viewers.markMilestone(sql, workspaceId, body.session_id, e.percent))) continue;
@@ -105,9 +123,28 @@ function extraProperties(e: PlayerEvent): Record<string, string> {
   return out;
 }
 
-function toRows(workspaceId: number, video: { id: number; code: string }, viewerId: number, body: CollectBody, e: PlayerEvent, now: number): EventRow[] {
+/** Hosts of a load's page context, as the breakdowns group them. */
+const HOST_FIELDS = ["page_host", "referrer_host"] as const;
+
+function toRows(
+  workspaceId: number,
+  video: { id: number; code: string },
+  viewerId: number,
+  body: CollectBody,
+  e: PlayerEvent,
+  now: number,
+  context: ClientContext | undefined,
+): EventRow[] {
   const at = e.t === undefined ? now : Math.min(now, Math.max(now - HOUR, e.t));
   const properties = extraProperties(e);
+  if (e.type === "load") for (const key of HOST_FIELDS) if (properties[key] !== undefined) properties[key] = normaliseHost(properties[key]);
+  // The server's own reading of the request wins over anything the page sent under these names.
+  if (context && VIEW_STARTS.has(e.type)) {
+    for (const key of ["device", "browser", "os", "country"] as const) {
+      if (context[key]) properties[key] = context[key];
+      else delete properties[key];
+    }
+  }
   if (e.type === "milestone" && e.percent !== undefined) properties.percent = String(e.percent);
   if (e.type === "seek" && e.from !== undefined) properties.from_s = String(e.from);
   const base: EventRow = {

@@ -114,8 +114,9 @@ export function eventsModule(deps: Deps) {
       "/v1/collect",
       async ({ body, request, server }) => {
         try {
-          await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
-          const written = await collect(deps, body);
+          const ip = clientIp(deps, request, server as SocketInfo | null);
+          await limit(deps, [{ key: `ip:${ip}`, rule: collectRule }]);
+          const written = await collect(deps, body, { userAgent: request.headers.get("user-agent"), ip });
           countAccepted(deps, "/v1/collect");
           return { ok: true, ...written };
         } catch (error) {
@@ -127,12 +128,16 @@ export function eventsModule(deps: Deps) {
         detail: {
           summary: "Player beacons (no token)",
           description:
-            "The player's batches: up to 200 events of one session on one video, each `{type, t (ms epoch), video_time, ...fields}`. Types: play, pause, " +
+            "The player's batches: up to 200 events of one session on one video, each `{type, t (ms epoch), video_time, ...fields}`. Types: " +
+            "load (the player was shown on a page, once per page view: an impression; carries the page's `page_host` and `page_path` and the " +
+            "session's landing `referrer_host` and `utm_source`/`utm_medium`/`utm_campaign`/`utm_term`/`utm_content`), autoplay (a muted autoplay " +
+            "started: not a play), unmute (the viewer unmuted an autoplay: a play), play (the viewer started playback), pause, " +
             "seek (`from`, `to`), ended, watched (`from_s`, `to_s`: a stretch actually watched; stored as event_type `watched` with video_time = from_s and " +
             "watch_seconds = to_s - from_s; `heartbeat` with `ranges: [{from_s, to_s}]` is the same, one row per range), milestone (`percent` 25/50/75/100), " +
             "cta_click, lesson_completed, playlist_ended, lead_form_submitted (`email` makes a lead), quiz_answered, startup and rebuffer (`ms`), error. " +
             "Other scalar fields are kept as properties (100 characters, 20 keys). " +
-            "Webhooks: play → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
+            "The events host derives device, browser and OS from the User-Agent and the country from the IP (never stored) for the breakdowns. " +
+            "Webhooks: play and unmute → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
             "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` " +
             "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written. CORS-enabled; `text/plain` accepted.",
           security: [],

@@ -54,6 +54,9 @@ export type CustomEventReply = typeof CustomEventReply.static;
 export const EventsError = t.Object({ error: t.String(), message: t.String() }, { additionalProperties: true });
 
 export const PLAYER_EVENT_TYPES = [
+  "load",
+  "autoplay",
+  "unmute",
   "play",
   "pause",
   "seek",

@@ -20,6 +20,8 @@ export function exportsModule(deps: Deps) {
           summary: "Start an export",
           description:
             "Builds a csv (with a header row) or json (an array of objects) file of one analytics read for 1 to 50 videos over UTC days. " +
+            "Beyond SPEC.md, `type` also takes `overview` (the seller overview, one row per video and currency) and `breakdown` (with `by`: " +
+            "one row per video, value and currency). " +
             "Poll `GET /exports/{export}` until `ready`, then fetch `download_url`. Exports expire 7 days after creation. Honours `Idempotency-Key`.",
         },
         response: { 202: ExportCreated },

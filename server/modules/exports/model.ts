@@ -1,8 +1,10 @@
 /** Wire schemas of SPEC.md "Exports" and the export's fixed sets. */
 import { t } from "elysia";
 import { oneOf } from "../../http/schemas.ts";
+import { DIMENSION_NAMES } from "../analytics/metrics.ts";
 
-export const EXPORT_TYPES = ["events", "summary", "retention", "conversions"] as const;
+/** SPEC.md's four types, and (beyond it) the seller overview and a breakdown. */
+export const EXPORT_TYPES = ["events", "summary", "retention", "conversions", "overview", "breakdown"] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -18,16 +20,50 @@ export const EXPORT_RETENTION_DAYS = 7;
 /** SPEC.md "Limits": 1 to 50 videos per export. */
 export const MAX_EXPORT_VIDEOS = 50;
 
+/** The seller metrics of one row of an overview or breakdown export, then its currency's figures. */
+const SELLER_COLUMNS = [
+  "impressions",
+  "plays",
+  "play_rate",
+  "autoplays",
+  "unmutes",
+  "unmute_rate",
+  "unique_viewers",
+  "avg_watch_time_s",
+  "avg_percent_watched",
+  "cta_clicks",
+  "leads",
+  "orders",
+  "conversion_rate",
+  "startup_time_ms_p50",
+  "startup_time_ms_p95",
+  "rebuffer_ratio",
+  "errors",
+  "currency",
+  "currency_orders",
+  "revenue",
+  "aov",
+  "rpv",
+  "epc",
+  "ad_spend",
+  "roas",
+] as const;
+
 /**
  * Columns of each export type: the fields of the matching analytics read (CONTRACT.md),
  * flattened to one row per event, per video (summary), per video and bucket
- * (retention, 100 buckets) or per video and event name (conversions). Windows are UTC days.
+ * (retention, 100 buckets) or per video and event name (conversions). The seller
+ * overview has one row per video and currency, a breakdown one per video, value and
+ * currency (`cta_clicks` adds up, over the cards, the sessions that clicked each; a row without sales has empty
+ * currency columns). Windows are UTC days.
  */
 export const EXPORT_COLUMNS = {
   events: ["video_id", "event_type", "event", "session_code", "watch_seconds", "video_time", "created_at", "ip_hash"],
   summary: ["video_id", "video_code", "from", "to", "tz", "plays", "unique_plays", "completion_count", "completion_rate", "avg_watch_time_s", "bounce_count"],
   retention: ["video_id", "bucket_pct", "watch_pct"],
   conversions: ["video_id", "from", "to", "event_name", "count", "total_revenue"],
+  overview: ["video_id", "video_code", "from", "to", "tz", ...SELLER_COLUMNS],
+  breakdown: ["video_id", "video_code", "from", "to", "tz", "by", "value", "other", ...SELLER_COLUMNS],
 } as const satisfies Record<ExportType, readonly string[]>;
 
 export const CreateExportBody = t.Object({
@@ -39,7 +75,13 @@ export const CreateExportBody = t.Object({
   from: t.String({ error: "The from must be a date in YYYY-MM-DD format.", description: "ISO date (UTC day), required." }),
   to: t.String({ error: "The to must be a date in YYYY-MM-DD format.", description: "ISO date (UTC day) on or after `from`, required." }),
   format: oneOf(EXPORT_FORMATS, { error: "The format must be csv or json." }),
-  type: oneOf(EXPORT_TYPES, { error: "The type must be one of events, summary, retention, conversions." }),
+  type: oneOf(EXPORT_TYPES, { error: `The type must be one of ${EXPORT_TYPES.join(", ")}.` }),
+  by: t.Optional(
+    oneOf(DIMENSION_NAMES, {
+      error: `The by must be one of ${DIMENSION_NAMES.join(", ")}.`,
+      description: "Beyond SPEC.md: with type `breakdown` (required there), what the rows break down by.",
+    }),
+  ),
 });
 export type CreateExportBody = typeof CreateExportBody.static;
 

@@ -12,6 +12,8 @@ export interface ExportRow {
   video_codes: string[];
   date_from: string;
   date_to: string;
+  /** What a breakdown export breaks down by (null for the other types). */
+  breakdown_by: string | null;
   status: ExportStatus;
   attempts: number;
   locked_until: Date | null;
@@ -29,18 +31,21 @@ type Db = Sql | TxSql;
 
 // Dates come back as YYYY-MM-DD text, never shifted by the process time zone.
 const COLUMNS = (sql: Db) => sql`id, public_id, workspace_id, type, format, video_ids, video_codes, date_from::text AS date_from, date_to::text AS date_to,
-  status, attempts, locked_until, blob_key, row_count, byte_size, error, created_at, updated_at, finished_at, expires_at`;
+  breakdown_by, status, attempts, locked_until, blob_key, row_count, byte_size, error, created_at, updated_at, finished_at, expires_at`;
 
 export async function insertExport(
   sql: Db,
-  row: Pick<ExportRow, "public_id" | "workspace_id" | "type" | "format" | "video_ids" | "video_codes" | "date_from" | "date_to" | "expires_at"> & {
+  row: Pick<
+    ExportRow,
+    "public_id" | "workspace_id" | "type" | "format" | "video_ids" | "video_codes" | "date_from" | "date_to" | "breakdown_by" | "expires_at"
+  > & {
     created_at: Date;
   },
 ): Promise<ExportRow> {
   const [created]: [ExportRow?] = await sql`
-    INSERT INTO exports (public_id, workspace_id, type, format, video_ids, video_codes, date_from, date_to, created_at, updated_at, expires_at)
+    INSERT INTO exports (public_id, workspace_id, type, format, video_ids, video_codes, date_from, date_to, breakdown_by, created_at, updated_at, expires_at)
     VALUES (${row.public_id}, ${row.workspace_id}, ${row.type}, ${row.format}, ${sql.array(row.video_ids)}::bigint[], ${sql.array(row.video_codes)}::text[],
-            ${row.date_from}, ${row.date_to}, ${row.created_at}, ${row.created_at}, ${row.expires_at})
+            ${row.date_from}, ${row.date_to}, ${row.breakdown_by}, ${row.created_at}, ${row.created_at}, ${row.expires_at})
     RETURNING ${COLUMNS(sql)}`;
   return created!;
 }

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
-import { Errors } from "../../errors.ts";
+import { Errors, validation } from "../../errors.ts";
+import { spendOf } from "../ad-spend/service.ts";
+import type { Dimension, GroupMetrics } from "../analytics/metrics.ts";
+import { computeBreakdown, computeVideoMetrics } from "../analytics/overview.ts";
 import * as q from "../analytics/queries.ts";
 import { computeRetention, resolveWindow } from "../analytics/service.ts";
 import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
@@ -25,6 +28,8 @@ export async function createExport(deps: Deps, workspaceId: number, body: Create
   const now = deps.clock.now();
   // Both dates are required by the schema; the window rules (422s) are the analytics reads'.
   const window = resolveWindow(now, { from: body.from, to: body.to }, 0);
+  if ((body.type === "breakdown") !== (body.by !== undefined))
+    throw validation({ by: [body.type === "breakdown" ? "A breakdown export needs by." : "Only a breakdown export takes by."] });
   const ids = [...new Set(body.video_ids)];
   const found = new Map((await repo.videosOf(deps.sql, workspaceId, ids)).map((v) => [Number(v.id), v.code]));
   if (ids.some((id) => !found.has(id))) throw Errors.exportVideosNotFound();
@@ -37,6 +42,7 @@ export async function createExport(deps: Deps, workspaceId: number, body: Create
     video_codes: ids.map((id) => found.get(id)!),
     date_from: window.from,
     date_to: window.to,
+    breakdown_by: body.by ?? null,
     created_at: new Date(now),
     expires_at: new Date(now + EXPORT_RETENTION_DAYS * DAY_MS),
   });
@@ -98,6 +104,61 @@ async function* rowsOf(deps: Deps, row: ExportRow, sliceRows: number): AsyncGene
       for await (const r of q.streamRows<q.ConversionRow>(deps.ch, q.conversionsSql(scope)))
         yield { video_id: Number(r.video_id), ...dates, ...q.conversionFromRow(r) };
       return;
+    case "overview": {
+      const metrics = await computeVideoMetrics(deps, scope, await spendOf(deps, scope.workspaceId, videoIds, window.from, window.to));
+      for (const [i, id] of videoIds.entries()) {
+        yield* sellerRows({ video_id: id, video_code: row.video_codes[i] ?? null, ...dates, tz: window.tz }, metrics.get(id)!);
+      }
+      return;
+    }
+    case "breakdown": {
+      const by = row.breakdown_by as Dimension;
+      for (const [i, id] of videoIds.entries()) {
+        const spend = by === "source" ? await spendOf(deps, scope.workspaceId, [id], window.from, window.to) : [];
+        for (const r of await computeBreakdown(deps, { ...scope, videoIds: [id] }, by, spend)) {
+          yield* sellerRows({ video_id: id, video_code: row.video_codes[i] ?? null, ...dates, tz: window.tz, by, value: r.value, other: String(r.other) }, r);
+        }
+      }
+      return;
+    }
+  }
+}
+
+/** One flat row per currency of a seller metrics object (one row with empty currency columns without sales). */
+function* sellerRows(head: OutRow, m: GroupMetrics): Generator<OutRow> {
+  const base: OutRow = {
+    ...head,
+    impressions: m.impressions,
+    plays: m.plays,
+    play_rate: m.play_rate,
+    autoplays: m.autoplays,
+    unmutes: m.unmutes,
+    unmute_rate: m.unmute_rate,
+    unique_viewers: m.unique_viewers,
+    avg_watch_time_s: m.avg_watch_time_s,
+    avg_percent_watched: m.avg_percent_watched,
+    cta_clicks: m.cta_clicks.reduce((n, c) => n + c.sessions, 0),
+    leads: m.leads,
+    orders: m.orders,
+    conversion_rate: m.conversion_rate,
+    startup_time_ms_p50: m.startup_time_ms.p50,
+    startup_time_ms_p95: m.startup_time_ms.p95,
+    rebuffer_ratio: m.rebuffer_ratio,
+    errors: m.errors,
+  };
+  if (!m.revenue.length) yield base;
+  for (const c of m.revenue) {
+    yield {
+      ...base,
+      currency: c.currency,
+      currency_orders: c.orders,
+      revenue: c.revenue,
+      aov: c.aov,
+      rpv: c.rpv,
+      epc: c.epc,
+      ad_spend: c.ad_spend,
+      roas: c.roas,
+    };
   }
 }
 

@@ -1,0 +1,42 @@
+/** Wire schemas of the ad spend a seller enters per video (beyond SPEC.md). */
+import { t } from "elysia";
+
+export const AdSpendBody = t.Object(
+  {
+    date: t.String({ description: "The day the money was spent, YYYY-MM-DD.", error: "The date must be a date in YYYY-MM-DD format." }),
+    amount: t.Number({
+      minimum: 0,
+      maximum: 1_000_000_000_000,
+      description: "Spent that day, in `currency`; at most 2 decimals kept.",
+      error: "The amount must be a number from 0 to 1000000000000.",
+    }),
+    currency: t.String({ pattern: "^[A-Za-z]{3}$", description: "ISO 4217 code, e.g. USD.", error: "The currency must be a 3-letter code." }),
+    source: t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "Where the money went (e.g. facebook); stored lowercase. ROAS of the breakdown by `source` matches it.",
+      error: "The source must be a string of 1 to 100 characters.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AdSpendBody = typeof AdSpendBody.static;
+
+export const AdSpend = t.Object({
+  id: t.Integer(),
+  video_id: t.Integer(),
+  date: t.String({ format: "date" }),
+  source: t.String(),
+  currency: t.String(),
+  amount: t.Number(),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+export type AdSpend = typeof AdSpend.static;
+
+export const AdSpendParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+export const AdSpendItemParams = t.Object({ video: t.String({ description: "Numeric video id" }), id: t.String({ description: "The ad spend row's id" }) });
+export const AdSpendQuery = t.Object({
+  from: t.Optional(t.String({ description: "ISO date; default 30 days ago." })),
+  to: t.Optional(t.String({ description: "ISO date; default today (UTC)." })),
+});

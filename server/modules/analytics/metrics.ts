@@ -1,0 +1,277 @@
+/**
+ * The seller metrics of definitions.ts ("Seller overview") as SQL over the per-session
+ * rows of `analytics_session_slots` (0006_seller_analytics.sql) and the deduplicated
+ * sales, grouped by any key of a session: its video (the overview, the workspace
+ * overview, the overview export) or a dimension of the breakdowns (source, device, ...;
+ * a split-test variation can be one more). Every value travels in `query_params`.
+ *
+ * One query per read (`metricsSql`, one row per group); `groupMetrics` turns a row, with
+ * the ad spend, into the wire shape.
+ */
+import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
+
+export type { CurrencyMetrics, GroupMetrics };
+import { rangeMaskSql, round, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql } from "./queries.ts";
+
+/** What a breakdown groups sessions by: one value per session, from its slot rows. */
+export const DIMENSIONS = {
+  /** utm_source when the landing page had one, else the referrer's host, else `direct`. */
+  source: "if(max(utm_source) != '', max(utm_source), if(max(referrer_host) != '', max(referrer_host), 'direct'))",
+  utm_source: "max(utm_source)",
+  utm_medium: "max(utm_medium)",
+  utm_campaign: "max(utm_campaign)",
+  referrer_host: "max(referrer_host)",
+  device: "max(device)",
+  browser: "max(browser)",
+  os: "max(os)",
+  country: "max(country)",
+} as const;
+export type Dimension = keyof typeof DIMENSIONS;
+export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
+
+/** A group key: the session's video, or one of its dimensions. */
+export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension };
+
+/** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
+export interface MaskPlan {
+  durations: Map<number, number>;
+  storedMasks: boolean;
+}
+
+/**
+ * One row per session of the scope that was shown the player (definitions.ts
+ * "Impression"): its facts merged over its slot rows, plus `g`, its dimension value.
+ * Its watched mask is the 100-bucket one of retention: the stored one when every row
+ * was written with the video's duration, else built from its ranges over D. Its sales
+ * come from the `sales` scalar (the few sessions that have any, looked up by a hash of
+ * video and session: much cheaper than a join).
+ */
+function sessionsSql(group: GroupBy, masks: MaskPlan): string {
+  const g = group.kind === "video" ? "" : `${DIMENSIONS[group.dimension]} AS g, `;
+  const rowMask = masks.storedMasks ? "mask100" : `if(d > 0, ${rangeMaskSql("n", "d", "UInt128")}, toUInt128(0))`;
+  const derived = masks.storedMasks
+    ? ""
+    : ", transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d, toFloat64({n:UInt32}) AS n";
+  return `
+  SELECT video_id, session_hash, ${g}
+    max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute, groupBitOr(cta_cards) AS cta,
+    sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, max(startup_ms) AS startup,
+    sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask,
+    transform(sipHash64(video_id, session_hash), sales.1, arrayEnumerate(sales.1), 0) AS sale_i
+  FROM (SELECT *${derived}, ${rowMask} AS row_mask FROM analytics_session_slots WHERE ${SLOT_WHERE})
+  GROUP BY video_id, session_hash
+  HAVING max(loaded) OR play OR auto`;
+}
+
+/** The scope's verified, non-test sales traced to a session: (keys, counts, orders per currency, revenue per currency). */
+const SALES_SCALAR = `(
+  SELECT (groupArray(k), groupArray(n), groupArray(orders), groupArray(revenue))
+  FROM (
+    SELECT sipHash64(video_id, sale_hash) AS k, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+    FROM (${SALES_BY_KEY})
+    WHERE is_verified AND NOT is_test AND sale_hash != 0
+    GROUP BY k
+  )
+)`;
+
+/** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
+const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
+  { name: "impressions", agg: "count()", merge: "sum" },
+  { name: "plays", agg: "countIf(play)", merge: "sum" },
+  { name: "autoplays", agg: "countIf(auto)", merge: "sum" },
+  { name: "unmutes", agg: "countIf(auto AND unmute)", merge: "sum" },
+  // A session without a device id is its own viewer (64-bit hashes: a clash is vanishingly unlikely).
+  {
+    name: "unique_viewers",
+    agg: "uniqExact(if(device_h = 0, session_hash, device_h))",
+    state: "uniqExactState(if(device_h = 0, session_hash, device_h))",
+    merge: "uniqExactMerge",
+  },
+  { name: "watch_played_s", agg: "sumIf(watched, play)", merge: "sum" },
+  { name: "buckets_played", agg: "sumIf(bitCount(watched_mask), play)", merge: "sum" },
+  // Card index -> sessions that clicked it, from each session's bitmask of cards.
+  {
+    name: "cta_clicks",
+    agg: "sumMapIf(mapFromArrays(bitPositionsToArray(cta), arrayMap(x -> toUInt64(1), bitPositionsToArray(cta))), cta != 0)",
+    merge: "sumMap",
+  },
+  { name: "leads", agg: "countIf(lead_form)", merge: "sum" },
+  { name: "startup_count", agg: "countIf(startup > 0)", merge: "sum" },
+  {
+    name: "startup_q",
+    agg: `quantilesExactIf(${STARTUP_QUANTILES})(startup, startup > 0)`,
+    state: `quantilesExactIfState(${STARTUP_QUANTILES})(startup, startup > 0)`,
+    merge: `quantilesExactIfMerge(${STARTUP_QUANTILES})`,
+  },
+  { name: "stall_ms", agg: "sum(stall)", merge: "sum" },
+  { name: "watch_all_s", agg: "sum(watched)", merge: "sum" },
+  { name: "errors", agg: "sum(errs)", merge: "sum" },
+  { name: "orders", agg: "sumMapIf(sales.3[sale_i], sale_i > 0)", merge: "sumMap" },
+  { name: "revenue", agg: "sumMapIf(sales.4[sale_i], sale_i > 0)", merge: "sumMap" },
+  { name: "played_orders", agg: "sumIf(sales.2[sale_i], play)", merge: "sum" },
+];
+
+const maskParams = (masks: MaskPlan) => {
+  const ids = [...masks.durations.keys()];
+  return { n: STORED_MASK_BUCKETS, dur_ids: ids, durs: ids.map((id) => masks.durations.get(id)!) };
+};
+
+/**
+ * The metrics per group, in one query. Sales count in the row of the session they are
+ * traced to (`orders`, `revenue`); grouped by video, the overview takes every sale of
+ * the video from videoSalesSql instead, and `played_orders` from here. With `top`, the
+ * `top` groups with the most impressions keep their own row and every other group is
+ * merged into one row with `other` = 1 (its distinct viewers and startup quantiles
+ * merged exactly, from aggregate states).
+ */
+export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
+  const g = group.kind === "video" ? "toString(video_id)" : "g";
+  const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
+  const head = `WITH ${SALES_SCALAR} AS sales`;
+  if (top === undefined) {
+    return {
+      query: `${head}
+SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
+FROM (${sessionsSql(group, masks)})
+GROUP BY g`,
+      query_params: params,
+    };
+  }
+  return {
+    query: `${head}
+SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
+FROM (
+  SELECT *, row_number() OVER (ORDER BY impressions DESC, g) AS rank
+  FROM (
+    SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}
+    FROM (${sessionsSql(group, masks)})
+    GROUP BY g
+  )
+)
+GROUP BY value, other
+ORDER BY other, impressions DESC, value`,
+    query_params: params,
+  };
+}
+
+/** Every verified, non-test sale of each video, per currency (traced to a session or not): the overview's sales. */
+export function videoSalesSql(s: Scope): Sql {
+  return {
+    query: `SELECT video_id, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+FROM (${SALES_BY_KEY})
+WHERE is_verified AND NOT is_test
+GROUP BY video_id`,
+    query_params: salesParams(s),
+  };
+}
+
+export interface VideoSalesRow {
+  video_id: number;
+  orders: Record<string, number>;
+  revenue: Record<string, number>;
+}
+
+export interface MetricsRow {
+  /** The group key (video id as text, or the dimension's value); `value` in a top-N. */
+  g?: string;
+  value?: string;
+  other: number | boolean;
+  impressions: number;
+  plays: number;
+  autoplays: number;
+  unmutes: number;
+  unique_viewers: number;
+  watch_played_s: number;
+  buckets_played: number;
+  cta_clicks: Record<string, number>;
+  leads: number;
+  startup_count: number;
+  startup_q: number[];
+  stall_ms: number;
+  watch_all_s: number;
+  errors: number;
+  /** Verified, non-test sales and their revenue per currency ("" for none sent). */
+  orders: Record<string, number>;
+  revenue: Record<string, number>;
+  played_orders: number;
+}
+
+/** Ad spend of a group in one currency (server/modules/ad-spend). */
+export interface SpendRow {
+  currency: string;
+  amount: number;
+}
+
+/** A rate, or null when its denominator is zero (definitions.ts). */
+const rate = (num: number, den: number, places = 4): number | null => (den ? round(num / den, places) : null);
+
+/**
+ * The wire metrics of one group. `hasDuration`: the video's duration is known, so the
+ * share watched means something; `sales`: the group's sales when not the row's own
+ * (the overview's, videoSalesSql); `spend`: its ad spend per currency (undefined: ROAS
+ * does not apply to this grouping).
+ */
+export function groupMetrics(
+  row: MetricsRow | undefined,
+  hasDuration: boolean,
+  sales?: Pick<MetricsRow, "orders" | "revenue">,
+  spend?: SpendRow[],
+): GroupMetrics {
+  const n = (v: unknown) => Number(v ?? 0);
+  const impressions = n(row?.impressions);
+  const plays = n(row?.plays);
+  const autoplays = n(row?.autoplays);
+  const unmutes = n(row?.unmutes);
+  const viewers = n(row?.unique_viewers);
+  const watchAll = n(row?.watch_all_s);
+  const startups = n(row?.startup_count);
+  const spent = new Map<string, number>();
+  for (const s of spend ?? []) spent.set(s.currency, (spent.get(s.currency) ?? 0) + Number(s.amount));
+  const byCurrency = new Map<string, { orders: number; revenue: number }>();
+  const sold = sales ?? row;
+  for (const [currency, orders] of Object.entries(sold?.orders ?? {})) {
+    if (n(orders) > 0) byCurrency.set(currency, { orders: n(orders), revenue: n(sold?.revenue?.[currency]) });
+  }
+  for (const currency of spent.keys()) if (!byCurrency.has(currency)) byCurrency.set(currency, { orders: 0, revenue: 0 });
+  const revenue = [...byCurrency.entries()]
+    .map(([currency, c]): CurrencyMetrics => {
+      const money = round(c.revenue, 2);
+      const adSpend = spend ? (spent.has(currency) ? round(spent.get(currency)!, 2) : null) : null;
+      return {
+        currency: currency === "" ? null : currency,
+        orders: c.orders,
+        revenue: money,
+        aov: rate(c.revenue, c.orders, 2),
+        rpv: rate(c.revenue, viewers, 2),
+        epc: rate(c.revenue, impressions, 2),
+        ad_spend: adSpend,
+        roas: adSpend === null ? null : rate(c.revenue, adSpend, 2),
+      };
+    })
+    .sort((a, b) => b.revenue - a.revenue || (a.currency ?? "~").localeCompare(b.currency ?? "~"));
+  const orders = [...byCurrency.values()].reduce((sum, c) => sum + c.orders, 0);
+  const [p50, p95] = (row?.startup_q ?? []).map(Number);
+  return {
+    impressions,
+    plays,
+    play_rate: rate(plays, impressions),
+    autoplays,
+    unmutes,
+    unmute_rate: rate(unmutes, autoplays),
+    unique_viewers: viewers,
+    avg_watch_time_s: rate(n(row?.watch_played_s), plays, 2),
+    // 100 buckets: each one watched is one percent of the video.
+    avg_percent_watched: hasDuration ? rate(n(row?.buckets_played), plays, 2) : null,
+    cta_clicks: Object.entries(row?.cta_clicks ?? {})
+      .map(([card, sessions]) => ({ card_index: Number(card), sessions: Number(sessions) }))
+      .filter((c) => c.sessions > 0)
+      .sort((a, b) => a.card_index - b.card_index),
+    leads: n(row?.leads),
+    orders,
+    conversion_rate: rate(n(row?.played_orders), plays),
+    revenue,
+    startup_time_ms: { p50: startups ? p50! : null, p95: startups ? p95! : null },
+    rebuffer_ratio: rate(n(row?.stall_ms) / 1000, watchAll),
+    errors: n(row?.errors),
+  };
+}

@@ -1,0 +1,19 @@
+/** A fresh chDB at `path` with the ClickHouse schema applied up to, not including, migration `version` (for upgrade tests). */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type Ch, connectClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
+
+export async function schemaBefore(path: string, version: string): Promise<Ch> {
+  const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
+  const ch = await connectClickHouse({ embeddedPath: path });
+  await ch.command({
+    query:
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
+  });
+  for (const file of (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort()) {
+    if (file >= version) break;
+    for (const statement of splitStatements(await Bun.file(join(dir, file)).text())) await ch.command({ query: statement });
+    await ch.insert({ table: "schema_migrations", values: [{ version: file.replace(/\.sql$/, "") }], format: "JSONEachRow" });
+  }
+  return ch;
+}

@@ -1,0 +1,74 @@
+/**
+ * Run in its own process (chDB allows one data directory per process): builds the
+ * ClickHouse schema at argv[2] up to, not including, 0006; writes what older versions
+ * wrote (an older player's `play` and watched rows, a verified sale straight into
+ * `events`) and merges it; applies 0006 as an upgrade does; then writes what this
+ * version writes (a muted autoplay never unmuted, one unmuted). Prints the summary's
+ * plays of the old sessions before and after, the plays after the new writes, and the
+ * sales the seller reads see.
+ */
+import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
+import { schemaBefore } from "./clickhouse-before.ts";
+import * as q from "../../server/modules/analytics/queries.ts";
+
+const path = process.argv[2]!;
+const ch = await schemaBefore(path, "0006");
+
+const row = (session: string, type: string, at: string, extra: Record<string, unknown> = {}) => ({
+  workspace_id: 1,
+  video_id: 7,
+  video_code: "v7",
+  event_type: type,
+  event: "",
+  event_id: crypto.randomUUID(),
+  session_code: session,
+  device_id: `d-${session}`,
+  watch_seconds: 0,
+  video_time: 0,
+  value: null,
+  properties: {},
+  created_at: at,
+  viewer_id: 0,
+  ...extra,
+});
+await ch.insert({
+  table: "player_events",
+  values: [
+    row("old-1", "play", "2026-11-01 10:00:00"),
+    row("old-1", "watched", "2026-11-01 10:00:05", { watch_seconds: 30, properties: { duration_s: "100" } }),
+    row("old-2", "play", "2026-11-01 11:00:00"),
+  ],
+  format: "JSONEachRow",
+});
+await ch.insert({
+  table: "events",
+  values: [
+    row("old-1", "conversion", "2026-11-01 10:05:00", { event: "purchase", event_id: "api:o-1", value: 40, properties: { source: "api", currency: "USD" } }),
+  ],
+  format: "JSONEachRow",
+});
+await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
+const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
+const plays = async () => Number((await q.rows<q.SummaryRow>(ch, q.summarySql(scope)))[0]?.plays ?? 0);
+const before = await plays();
+
+const applied = await migrateClickHouse(ch);
+const after = await plays();
+await ch.insert({
+  table: "player_events",
+  values: [
+    row("new-muted", "load", "2026-11-01 12:00:00"),
+    row("new-muted", "autoplay", "2026-11-01 12:00:01"),
+    row("new-unmuted", "load", "2026-11-01 12:10:00"),
+    row("new-unmuted", "autoplay", "2026-11-01 12:10:01"),
+    row("new-unmuted", "unmute", "2026-11-01 12:10:09"),
+  ],
+  format: "JSONEachRow",
+});
+const withNew = await plays();
+const sales = await q.rows<{ key: string; amount: number; is_verified: number }>(ch, {
+  query: `SELECT key, amount, is_verified FROM (${q.SALES_BY_KEY})`,
+  query_params: q.salesParams(scope),
+});
+process.stdout.write(JSON.stringify({ applied, before, after, withNew, sales }));
+await ch.close();
