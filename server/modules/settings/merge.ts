@@ -36,13 +36,17 @@ export function mergeDeep(base: unknown, patch: unknown): unknown {
  * Anything else (unknown keys, the five read-only groups, `_version_label`) is
  * dropped silently. Nested keys are not filtered.
  */
-export function filterPayload(payload: Record<string, unknown>, carried: Settings): Record<string, unknown> {
-  const writable = new Set(API_WRITABLE_GROUPS);
-  return Object.fromEntries(Object.entries(payload).filter(([name]) => writable.has(name) && Object.hasOwn(carried, name)));
+export function filterPayload(payload: Record<string, unknown>, carried: Settings, writable: readonly string[] = API_WRITABLE_GROUPS): Record<string, unknown> {
+  const allowed = new Set(writable);
+  return Object.fromEntries(Object.entries(payload).filter(([name]) => allowed.has(name) && Object.hasOwn(carried, name)));
 }
 
-/** Current settings (completed with defaults) with the filtered payload merged over them. */
-export function mergeSettings(current: Settings, payload: Record<string, unknown>): Settings {
+/**
+ * Current settings (completed with defaults) with the filtered payload merged
+ * over them. `writable` is the API's groups unless the operator API (which may
+ * set every group, the five included) passes its own.
+ */
+export function mergeSettings(current: Settings, payload: Record<string, unknown>, writable: readonly string[] = API_WRITABLE_GROUPS): Settings {
   const base = withDefaults(current);
-  return mergeDeep(base, filterPayload(payload, base)) as Settings;
+  return mergeDeep(base, filterPayload(payload, base, writable)) as Settings;
 }
