@@ -9,7 +9,7 @@ export const headline: Feature = {
     if (!o?.text) return;
     style(
       "fl-css-headline",
-      ".fl-headline{position:absolute;left:0;right:0;top:0;margin:0;padding:14px 18px;text-align:center;font-weight:700;line-height:1.25;pointer-events:none}.fl-active .fl-headline{display:none}",
+      ".fl-headline{position:absolute;left:0;right:0;top:0;margin:0;padding:48px 18px 16px;text-align:center;font-weight:700;line-height:1.25;pointer-events:none}.fl-active .fl-headline{display:none}",
     );
     const box = el("p", "fl-headline", player.layer, o.text);
     box.style.color = o.color || "#fff";
