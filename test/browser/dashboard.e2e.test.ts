@@ -314,6 +314,14 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await until(async () => (await previewColour(page).catch(() => "")) === NEW_COLOUR, 30_000, 250);
   await until(async () => (await main.inputValue()) === NEW_COLOUR, 10_000, 100); // the form reloads the restored settings
 
+  // A group the application API cannot set, through its form (the dashboard saves through the operator route): the preview shows it.
+  await page.getByLabel("Show a headline over the poster until play").check();
+  await page.getByLabel("Headline", { exact: true }).fill("Watch before it is gone");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  await page.getByText(/Deployed: version \d+ is live/).waitFor();
+  const headline = async () => (await previewFrame(page)).locator(".fl-headline").textContent({ timeout: 1_000 }).catch(() => "");
+  await until(async () => (await headline()) === "Watch before it is gone", 30_000, 250);
+
   // 10. The play shows in Analytics. The player sends its batch on a heartbeat, and the summary is
   // computed once per minute, so first wait (with the minted read token) until the play is stored.
   await until(
