@@ -319,7 +319,11 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await page.getByLabel("Headline", { exact: true }).fill("Watch before it is gone");
   await page.getByRole("button", { name: "Deploy" }).click();
   await page.getByText(/Deployed: version \d+ is live/).waitFor();
-  const headline = async () => (await previewFrame(page)).locator(".fl-headline").textContent({ timeout: 1_000 }).catch(() => "");
+  const headline = async () =>
+    (await previewFrame(page))
+      .locator(".fl-headline")
+      .textContent({ timeout: 1_000 })
+      .catch(() => "");
   await until(async () => (await headline()) === "Watch before it is gone", 30_000, 250);
 
   // 10. The play shows in Analytics. The player sends its batch on a heartbeat, and the summary is

@@ -200,3 +200,32 @@ describe("a lead form's answer on POST /v1/collect", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 });
+
+describe("OpenAPI", () => {
+  test("the settings routes document each group's fields; the operator route also the five the application API drops", async () => {
+    const doc = (await t.call("GET", "/api/v1/openapi.json")).body;
+    // Each group's schema sits under allOf (documentation only: bodies are partial, validation runs on the merged settings).
+    const body = (path: string) =>
+      Object.fromEntries(
+        Object.entries(doc.paths[path].post.requestBody.content["application/json"].schema.properties).map(([k, v]: [string, any]) => [
+          k,
+          { ...v.allOf?.[0], description: v.description },
+        ]),
+      ) as Record<string, any>;
+    const deploy = body("/api/v1/videos/{video}/deploy");
+    expect(deploy.timed_events_options.properties.events.items.properties.selector).toMatchObject({ maxLength: 500, format: "frameline-css-selector" });
+    expect(deploy.lead_form_options.properties.fields.items.anyOf.map((a: { const: string }) => a.const)).toEqual([
+      "email",
+      "first_name",
+      "last_name",
+      "phone",
+    ]);
+    expect(deploy.lead_form_options.description).toContain('"time_s":0');
+    expect(body("/api/v1/videos/{video}/draft").watch_gate_options.properties.gate_time_s.type).toBe("number");
+    expect(deploy.headline_options).toBeUndefined();
+    expect(body("/api/v1/videos/{video}/deploy").style_options.properties.main_color.format).toBe("frameline-css-color");
+    const operator = body("/admin/v1/workspaces/{id}/videos/{video}/deploy");
+    for (const group of ["headline_options", "pitch_time_options", "cloak_options", "share_options", "actions_options"]) expect(operator[group]).toBeObject();
+    expect(operator.actions_options.properties.actions.items.properties.type.anyOf).toHaveLength(3);
+  });
+});

@@ -8,6 +8,7 @@ import { assertAdminKey } from "../../http/admin-key.ts";
 import * as admin from "./service.ts";
 import * as settings from "../settings/service.ts";
 import { FullVideo } from "../videos/model.ts";
+import { GROUP_NAMES, groupsDoc } from "../settings/groups.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
@@ -24,7 +25,7 @@ const Token = t.Object(
 const WorkspaceParams = t.Object({ id: t.String() });
 const VideoParams = t.Object({ id: t.String({ description: "Workspace id" }), video: t.String({ description: "Numeric video id" }) });
 const OperatorSettings = t.Object(
-  {},
+  { ...groupsDoc(GROUP_NAMES), _version_label: t.Optional(t.Unknown({ description: "Deploy: a label for the version, at most 255 characters." })) },
   {
     additionalProperties: true,
     description:

@@ -8,19 +8,17 @@ import { parseId } from "../../http/params.ts";
 import { FullVideo } from "../videos/model.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import * as settings from "./service.ts";
+import { API_WRITABLE_GROUPS, groupsDoc } from "./groups.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
 const VersionParams = t.Object({ video: t.String({ description: "Numeric video id" }), version: t.String({ description: "Numeric deploy version id" }) });
-const SettingsPayload = t.Object(
-  {},
-  {
-    additionalProperties: true,
-    description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
-    error: "The body must be a JSON object of option groups.",
-  },
-);
+const SettingsPayload = t.Object(groupsDoc(API_WRITABLE_GROUPS), {
+  additionalProperties: true,
+  description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
+  error: "The body must be a JSON object of option groups.",
+});
 const DeployPayload = t.Object(
-  {},
+  { ...groupsDoc(API_WRITABLE_GROUPS), _version_label: t.Optional(t.Unknown({ description: "A label for the version, at most 255 characters." })) },
   {
     additionalProperties: true,
     description: "Any subset of option groups, plus an optional `_version_label` string.",
