@@ -38,8 +38,8 @@ export interface FramelineGlobal {
 export type PagePlayerEvent = "ready" | "play" | "pause" | "timeupdate" | "ended" | "timed_event" | "cta_click" | "lead" | "quiz_answer";
 type Handler = (data: Record<string, unknown>) => void;
 
-/** What a page holds: `Frameline.player()`. */
-export interface PagePlayer {
+/** What a player does for the page: the page API's calls and properties. */
+interface PlayerActions {
   play(): void;
   pause(): void;
   seek(seconds: number): void;
@@ -48,6 +48,10 @@ export interface PagePlayer {
   readonly currentTime: number;
   readonly duration: number;
   muted: boolean;
+}
+
+/** What a page holds: `Frameline.player()`. */
+export interface PagePlayer extends PlayerActions {
   /** The player is mounted and its features are set up. */
   readonly ready: boolean;
   on(name: PagePlayerEvent, handler: Handler): PagePlayer;
@@ -55,15 +59,8 @@ export interface PagePlayer {
 }
 
 /** What a mounted player gives the page API (player/page-api.ts builds it). */
-export interface PlayerControl {
+export interface PlayerControl extends PlayerActions {
   readonly code: string;
-  play(): void;
-  pause(): void;
-  seek(seconds: number): void;
-  unlock(): void;
-  readonly currentTime: number;
-  readonly duration: number;
-  muted: boolean;
 }
 
 export interface TrackTarget {

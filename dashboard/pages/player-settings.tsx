@@ -347,7 +347,6 @@ export function PlayerSettings({ id }: { id: number }) {
               >
                 Add card
               </button>
-              <p class="hint">The API merges lists item by item, so removing a row takes effect only for rows after the ones you keep.</p>
             </fieldset>
             {GROUP_FORMS.map(({ group, legend, operator, Form }) => (
               <fieldset class="card" key={group}>

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { ROOT, launchBrowser, tempDir, until } from "../helpers/browser.ts";
+import { startServer, type ServerProcess } from "../helpers/server-process.ts";
 
 const ARTIFACTS = join(ROOT, "test/artifacts");
 const NEW_COLOUR = "#e11d48";
@@ -17,17 +18,10 @@ const NEW_COLOUR = "#e11d48";
 let dir: string;
 let base: string;
 let adminKey: string;
-let server: ReturnType<typeof Bun.spawn> | undefined;
+let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let receiver: ReturnType<typeof Bun.serve> | undefined;
 const hooks: unknown[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 async function ffmpeg(args: string[]): Promise<void> {
   const proc = Bun.spawn(["ffmpeg", "-loglevel", "error", "-y", ...args], { stderr: "pipe" });
@@ -37,21 +31,8 @@ async function ffmpeg(args: string[]): Promise<void> {
 beforeAll(async () => {
   dir = tempDir("fl-dashboard-");
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  // Embedded engines whatever the outer test run uses: no DATABASE_URL, CLICKHOUSE_URL, S3 or ADMIN_KEY.
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(DATABASE_URL|CLICKHOUSE_URL|REDIS_URL|ADMIN_KEY|PUBLIC_URL|S3_)/.test(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
-  server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
-    cwd: ROOT,
-    env,
-    stdout: Bun.file(join(dir, "server.log")),
-    stderr: Bun.file(join(dir, "server.err")),
-  });
-
-  const [, , b] = await Promise.all([
+  const [started, , , b] = await Promise.all([
+    startServer(dir),
     // A 3 s 320x240 H.264/AAC clip, and a larger one (noise does not compress) to show a resumed multi-chunk upload.
     ffmpeg([
       "-f",
@@ -96,8 +77,8 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   browser = b;
-  await until(async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
-  adminKey = readFileSync(join(dir, "data", "admin.key"), "utf8").trim();
+  server = started;
+  ({ base, adminKey } = started);
 
   receiver = Bun.serve({
     port: 0,
@@ -112,11 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   receiver?.stop(true);
-  if (server) {
-    server.kill("SIGTERM");
-    const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
-    if (!exited) server.kill("SIGKILL");
-  }
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The sales player in real headless Chromium, after real deploys: the real
- * server (`bun server/main.ts`, embedded engines, a temp DATA_DIR) encodes a
- * clip made by ffmpeg, each option group is deployed through the application
+ * server (`bun server/main.ts`, embedded engines, a temp DATA_DIR) encodes an
+ * 8 s clip made by ffmpeg, each option group is deployed through the application
  * API (or, for the five SPEC.md keeps from it, the operator route), and a
  * customer page on another origin runs the snippet of GET /embed. Each test
  * checks what the viewer sees, what the page hears (the page API), what the
@@ -13,31 +13,26 @@
  * queue stubs would.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, page as html, ROOT, tempDir, until } from "../helpers/browser.ts";
+import { clip } from "../helpers/media.ts";
+import { startServer, type ServerProcess } from "../helpers/server-process.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { SPEC_EVENTS } from "../helpers/spec.ts";
 
 let dir: string;
 let base: string;
 let adminKey: string;
-let server: ReturnType<typeof Bun.spawn> | undefined;
+let server: ServerProcess | undefined;
+let clipPath: string;
 let browser: Browser;
 let receiver: Receiver;
 let site: ReturnType<typeof Bun.serve>;
 let siteUrl: string;
 const pages = new Map<string, string>();
 let ws: { id: number; code: string; token: string };
-const CLIP = () => join(dir, "clip.mp4");
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 async function api(method: string, path: string, body?: unknown, token = ws?.token): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
@@ -61,7 +56,7 @@ async function readyVideo(title: string): Promise<{ id: number; code: string }> 
   const video = created.body.video as { id: number; code: string };
   const form = new FormData();
   form.append("orientation", "landscape");
-  form.append("file", Bun.file(CLIP()), "clip.mp4");
+  form.append("file", Bun.file(clipPath), "clip.mp4");
   const up = await fetch(`${base}/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form });
   expect(up.status).toBeLessThan(300);
   await until(async () => (await api("GET", `/api/v1/videos/${video.id}/status`)).body.status === "ready", 60_000, 200);
@@ -127,53 +122,10 @@ function watchErrors(p: Page): string[] {
 
 beforeAll(async () => {
   dir = tempDir("fl-sales-");
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(DATABASE_URL|CLICKHOUSE_URL|REDIS_URL|ADMIN_KEY|PUBLIC_URL|S3_)/.test(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
-  server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
-    cwd: ROOT,
-    env,
-    stdout: Bun.file(join(dir, "server.log")),
-    stderr: Bun.file(join(dir, "server.err")),
-  });
-  // An 8 s 640x360 H.264/AAC clip with a keyframe every 2 s: it fits the 360p rung, so the encoder repackages it.
-  const ffmpeg = Bun.spawn(
-    [
-      "ffmpeg",
-      "-loglevel",
-      "error",
-      "-y",
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc=size=640x360:rate=25",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=frequency=440",
-      "-t",
-      "8",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "veryfast",
-      "-pix_fmt",
-      "yuv420p",
-      "-g",
-      "50",
-      "-c:a",
-      "aac",
-      "-movflags",
-      "+faststart",
-      CLIP(),
-    ],
-    { stderr: "pipe" },
-  );
-  const [code, b] = await Promise.all([ffmpeg.exited, launchBrowser()]);
-  expect(code).toBe(0);
+  const [started, long, b] = await Promise.all([startServer(dir), clip("long"), launchBrowser()]);
+  ({ base, adminKey } = started);
+  server = started;
+  clipPath = long;
   browser = b;
   receiver = startReceiver();
   site = Bun.serve({
@@ -191,8 +143,6 @@ beforeAll(async () => {
   });
   siteUrl = `http://127.0.0.1:${site.port}`;
 
-  await until(async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
-  adminKey = readFileSync(join(dir, "data", "admin.key"), "utf8").trim();
   const created = await admin("POST", "/workspaces", { name: "Sales" });
   const minted = await admin("POST", `/workspaces/${created.body.workspace.id}/tokens`, {
     name: "e2e",
@@ -213,11 +163,7 @@ afterAll(async () => {
   await browser?.close();
   await receiver?.stop();
   site?.stop(true);
-  if (server) {
-    server.kill("SIGTERM");
-    const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
-    if (!exited) server.kill("SIGKILL");
-  }
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -98,6 +98,19 @@ describe("operator route for every group", () => {
     expect(bundle).toContain("Watch before it is gone");
   });
 
+  test("lists are replaced whole, so the dashboard can remove a row (the application API merges them by index)", async () => {
+    const v = await t.createVideo(ws);
+    const three = [1, 2, 3].map((time_s) => ({ time_s, selector: `#s${time_s}` }));
+    expect((await deploy(v.id, { timed_events_options: { events: three }, share_options: { enabled: true } })).status).toBe(200);
+    expect((await deploy(v.id, { timed_events_options: { events: [three[2]] } })).status).toBe(200);
+    expect((await settingsOf(v.id)).timed_events_options.events.map((e: { selector: string }) => e.selector)).toEqual(["#s3", "#s2", "#s3"]);
+    expect((await operator("deploy", v.id, { timed_events_options: { events: [three[0]] }, share_options: { networks: ["x", "email"] } })).status).toBe(200);
+    expect((await operator("deploy", v.id, { share_options: { networks: ["email"] } })).status).toBe(200);
+    const live = await settingsOf(v.id);
+    expect(live.timed_events_options.events).toEqual([three[0]]);
+    expect(live.share_options.networks).toEqual(["email"]);
+  });
+
   test("admin key required; another workspace's video is a 404 and changes nothing", async () => {
     const v = await t.createVideo(ws);
     expect((await operator("deploy", v.id, { cloak_options: { enabled: true } }, ws.id, ws.token)).status).toBe(401);

@@ -123,8 +123,8 @@ export function fields(group: string, p: GroupFormProps) {
 
 /**
  * A list of entries in a group (`events`, `actions`): each row's fields come
- * from `row`, rows are added with `blank`. The API merges lists by index, so a
- * removal takes effect only for rows after the ones kept (the hint says so).
+ * from `row`, rows are added with `blank` and removed (the operator API the
+ * dashboard saves through replaces lists whole).
  */
 export function List(props: {
   group: string;
@@ -170,5 +170,31 @@ export function List(props: {
         Add {noun}
       </button>
     </div>
+  );
+}
+
+/** Check boxes that edit a list of names (`networks`, `fields`); its legend is for screen readers. */
+export function Choices(props: {
+  path: string;
+  legend: string;
+  options: [value: string, label: string][];
+  chosen: string[];
+  onValue(v: string[]): void;
+  err?: string[];
+}) {
+  const toggle = (v: string, on: boolean) => props.onValue(on ? [...props.chosen.filter((c) => c !== v), v] : props.chosen.filter((c) => c !== v));
+  return (
+    <>
+      <fieldset class="checks-grid choices">
+        <legend class="sr-only">{props.legend}</legend>
+        {props.options.map(([v, label]) => (
+          <div class="check" key={v}>
+            <input type="checkbox" id={idOf(`${props.path}.${v}`)} checked={props.chosen.includes(v)} onChange={(e) => toggle(v, e.currentTarget.checked)} />
+            <label for={idOf(`${props.path}.${v}`)}>{label}</label>
+          </div>
+        ))}
+      </fieldset>
+      {props.err && <small class="field-error">{props.err.join(" ")}</small>}
+    </>
   );
 }

@@ -1,5 +1,4 @@
-import type { GroupForm } from "./kit.tsx";
-import { idOf } from "./kit.tsx";
+import { Choices, fields, type GroupForm } from "./kit.tsx";
 
 const NETWORKS: [string, string][] = [
   ["facebook", "Facebook"],
@@ -17,31 +16,17 @@ export const shareForm: GroupForm = {
   group: "share_options",
   legend: "Share buttons",
   operator: true,
-  Form: (p) => {
-    const chosen: string[] = p.value.networks ?? [];
-    const toggle = (n: string, on: boolean) => p.set("networks", on ? [...chosen.filter((c) => c !== n), n] : chosen.filter((c) => c !== n));
-    return (
-      <>
-        <div class="check">
-          <input type="checkbox" id={idOf("share_options.enabled")} checked={!!p.value.enabled} onChange={(e) => p.set("enabled", e.currentTarget.checked)} />
-          <label for={idOf("share_options.enabled")}>Show share buttons</label>
-        </div>
-        <fieldset class="checks-grid choices">
-          <legend class="sr-only">Networks</legend>
-          {NETWORKS.map(([n, label]) => (
-            <div class="check" key={n}>
-              <input
-                type="checkbox"
-                id={idOf(`share_options.networks.${n}`)}
-                checked={chosen.includes(n)}
-                onChange={(e) => toggle(n, e.currentTarget.checked)}
-              />
-              <label for={idOf(`share_options.networks.${n}`)}>{label}</label>
-            </div>
-          ))}
-        </fieldset>
-        {p.err("share_options.networks") && <small class="field-error">{p.err("share_options.networks")!.join(" ")}</small>}
-      </>
-    );
-  },
+  Form: (p) => (
+    <>
+      {fields("share_options", p).check("enabled", "Show share buttons")}
+      <Choices
+        path="share_options.networks"
+        legend="Networks"
+        options={NETWORKS}
+        chosen={p.value.networks ?? []}
+        onValue={(v) => p.set("networks", v)}
+        err={p.err("share_options.networks")}
+      />
+    </>
+  ),
 };

@@ -30,7 +30,7 @@ const OperatorSettings = t.Object(
     additionalProperties: true,
     description:
       "Any subset of option groups, the five SPEC.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
-      "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings (lists by index); `_version_label` on deploy.",
+      "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings, a list replacing the stored list whole; `_version_label` on deploy.",
     error: "The body must be a JSON object of option groups.",
   },
 );
@@ -172,7 +172,9 @@ export function adminModule(deps: Deps, adminKey: string) {
           body: OperatorSettings,
           detail: {
             summary: "Save a settings draft (every group)",
-            description: "As `POST /api/v1/videos/{video}/draft`, but every option group may be set. 404 for a video of another workspace.",
+            description:
+              "As `POST /api/v1/videos/{video}/draft`, but every option group may be set and a list replaces the stored one whole (not by index). " +
+              "404 for a video of another workspace.",
           },
           response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
         },
@@ -191,7 +193,8 @@ export function adminModule(deps: Deps, adminKey: string) {
             summary: "Deploy settings (every group)",
             description:
               "As `POST /api/v1/videos/{video}/deploy` (merge over live, validate with the same registry, compile, push to both CDN targets, " +
-              "version, drop the draft, fire `video.settings.deployed`), but every option group may be set, the five the application API drops included.",
+              "version, drop the draft, fire `video.settings.deployed`), but every option group may be set, the five the application API drops included, " +
+              "and a list replaces the stored one whole (not by index), so a row can be removed.",
           },
           response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
         },

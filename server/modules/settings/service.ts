@@ -11,8 +11,8 @@ import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, type Publication } from "../publish/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import { API_WRITABLE_GROUPS, GROUP_NAMES, withDefaults, type Settings } from "./groups.ts";
-import { mergeSettings } from "./merge.ts";
+import { GROUP_NAMES, withDefaults, type Settings } from "./groups.ts";
+import { API_RULES, mergeSettings, type MergeRules } from "./merge.ts";
 import * as repo from "./repo.ts";
 import type { DeployVersionRow } from "./repo.ts";
 import { assertValidSettings } from "./validation.ts";
@@ -22,12 +22,14 @@ export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
 
 /**
- * Who writes: the application API may set the groups SPEC.md's rule 3 leaves it;
- * the operator API (the dashboard's backend) every group, the five included.
- * Both merge, validate and publish the same way.
+ * Who writes: the application API may set the groups SPEC.md's rule 3 leaves it
+ * and merges lists by index (rule 2); the operator API (the dashboard's backend)
+ * every group, the five included, and replaces lists whole. Both validate and
+ * publish the same way.
  */
 export type Writer = "api" | "operator";
-const writableBy = (writer: Writer) => (writer === "operator" ? GROUP_NAMES : API_WRITABLE_GROUPS);
+const OPERATOR_RULES: MergeRules = { writable: GROUP_NAMES, wholeLists: true };
+const rulesOf = (writer: Writer): MergeRules => (writer === "operator" ? OPERATOR_RULES : API_RULES);
 
 /**
  * A draft or deploy body: a JSON object of option groups (TypeBox lets an array
@@ -54,7 +56,7 @@ export async function saveDraft(deps: Deps, workspaceId: number, videoId: number
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     // Merged over live (as deploy is, rule 6), so deploying the same payload publishes exactly this draft.
-    const merged = mergeSettings(row.settings, payload, writableBy(writer));
+    const merged = mergeSettings(row.settings, payload, rulesOf(writer));
     await validate(tx, workspaceId, merged);
     await repo.saveDraft(tx, row.id, merged);
     return merged;
@@ -138,7 +140,7 @@ export async function deploy(
   return inDeployTransaction(deps, videoId, async (tx, track) => {
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
-    const merged = mergeSettings(row.settings, payload, writableBy(writer));
+    const merged = mergeSettings(row.settings, payload, rulesOf(writer));
     await validate(tx, workspaceId, merged);
     const live = await goLive(deps, tx, track, row, merged, label);
     // Rule 6: the pending draft goes whether or not it matched. A restore keeps it (the spec names deploy only).
