@@ -408,6 +408,21 @@ describe("the sales player after a deploy", () => {
     expect(await q.locator(".fl-lead").count()).toBe(0);
     await other.close();
 
+    // A new viewer the page lets through: unlock() opens the gate (and closes its form) without an answer.
+    const third = await browser.newContext();
+    const r = await third.newPage();
+    const thirdErrors = watchErrors(r);
+    await r.goto(url);
+    await r.click(".fl-big");
+    await r.waitForSelector(".fl-lead-skip", { timeout: 15_000 });
+    await r.click(".fl-lead-skip");
+    await r.waitForSelector(".fl-lead .fl-lead-msg", { timeout: 15_000 });
+    await r.evaluate(() => window.Frameline!.player().unlock());
+    await r.waitForFunction(() => document.querySelector("video")!.currentTime > 3.6, null, { timeout: 10_000 });
+    expect(await r.locator(".fl-lead").count()).toBe(0);
+    await third.close();
+    expect(thirdErrors).toEqual([]);
+
     // The retried answer arrived once; the lead and its webhooks.
     await until(() => hookEvents(video).has("lead.captured") && hookEvents(video).has("lead_form.submitted"), 20_000);
     const submitted = hooks(video).filter((d) => d.event === "lead_form.submitted");

@@ -201,6 +201,15 @@ describe("a lead form's answer on POST /v1/collect", () => {
     ).json()) as { viewer_id: string | number; event_type: string }[];
     expect(Number(rows.find((r) => r.event_type === "custom")!.viewer_id)).toBe(Number(one!.viewer_id));
     expect(Number(rows.find((r) => r.event_type === "lead_form_submitted")!.viewer_id)).toBe(Number(one!.viewer_id));
+    // A sale on the second session is the identity's.
+    const order = `order-${crypto.randomUUID()}`;
+    const sale = await t.call("POST", "/api/v1/conversions", {
+      token: ws.token,
+      body: { video_code: v.code, session_code: s2, conversion_id: order, conversion_value: 49 },
+    });
+    expect(sale.status).toBeLessThan(300);
+    const [ledger] = await t.deps.sql`SELECT viewer_id FROM conversions WHERE workspace_id = ${ws.id} AND conversion_id = ${order}`;
+    expect(Number(ledger!.viewer_id)).toBe(Number(one!.viewer_id));
     expect((await status(v, s2, d2)).body).toEqual({ submitted: true });
     // Another video's form is its own.
     expect((await status(await t.createVideo(ws), s2, d2)).body).toEqual({ submitted: false });
