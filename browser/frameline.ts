@@ -177,6 +177,17 @@ export function registerPlayer(control: PlayerControl): void {
   if (first && s.players[0] === control) bind(first, control);
 }
 
+/** A player went away (destroyed): its handles go back to waiting, for a player mounted later. */
+export function unregisterPlayer(control: PlayerControl): void {
+  const s = (window.Frameline as Installed | undefined)?.[STATE];
+  if (!s) return;
+  s.players = s.players.filter((p) => p !== control);
+  for (const key in s.handles) {
+    const h = s.handles[key]![STATE];
+    if (h.control === control) h.control = null;
+  }
+}
+
 /** Sends a player's event to the page handles bound to it. */
 export function dispatchToPage(control: PlayerControl, name: PagePlayerEvent, data: Record<string, unknown> = {}): void {
   const s = (window.Frameline as Installed | undefined)?.[STATE];

@@ -4,7 +4,7 @@
  * player's events forwarded to the page: play, pause, ended, timeupdate (at
  * most 4 a second), timed_event, cta_click, lead and quiz_answer.
  */
-import { dispatchToPage, registerPlayer, type PlayerControl } from "../browser/frameline.ts";
+import { dispatchToPage, registerPlayer, unregisterPlayer, type PlayerControl } from "../browser/frameline.ts";
 import { listen } from "./dom.ts";
 import type { PlayerApi } from "./types.ts";
 
@@ -51,5 +51,8 @@ export function connectPage(player: PlayerApi): () => void {
     player.on("lead", (lead) => send("lead", { ...lead })),
     player.on("quiz_answer", (answer) => send("quiz_answer", answer)),
   ];
-  return () => off.forEach((f) => f());
+  return () => {
+    off.forEach((f) => f());
+    unregisterPlayer(control);
+  };
 }
