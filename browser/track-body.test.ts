@@ -95,6 +95,7 @@ describe("trackBody", () => {
       event_id: "order-1",
       email_md5: "0CC175B9C0F1B6A831C399E269772661",
       phone_sha256: "not a hash",
+      video_code: "6f1c2a8e-3b7d-4c1e-9a2f-5d8b0e4c7a91",
       plan: "pro",
     });
     expect(body).toEqual({
@@ -109,6 +110,7 @@ describe("trackBody", () => {
       profile_id: "prof-1",
       event_id: "order-1",
       email_md5: "0cc175b9c0f1b6a831c399e269772661",
+      video_code: "6f1c2a8e-3b7d-4c1e-9a2f-5d8b0e4c7a91",
       properties: { plan: "pro" },
     });
     expect(serverAccepts(body)).toBe(true);

@@ -108,6 +108,9 @@ export async function trackBody(workspaceCode: string, identity: Identity, name:
       if (hash[1].test(text)) body[key] = text.toLowerCase();
     } else if (key === "external_id") {
       if (text) body.external_id = cut(text, LIMITS.id);
+    } else if (key === "video_code") {
+      // The video the event belongs to (the player's user events pass theirs).
+      if (text && text.length <= LIMITS.profileId) body.video_code = text;
     } else if (key === "profile_id") {
       if (text && text.length <= LIMITS.profileId) body.profile_id = text;
     } else rest[key] = v;

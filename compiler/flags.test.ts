@@ -24,6 +24,17 @@ describe("featureFlags", () => {
     expect(featureFlags({ captions_options: { enabled: true } }).captions).toBe(true);
     expect(featureFlags({ autoplay_options: { enabled: true } })).toEqual({ ...off, autoplay: true } as never);
   });
+
+  test("a group without an `enabled` switch (timed events) is on when its list is non-empty", () => {
+    expect(featureFlags({ timed_events_options: { events: [] } }).timed_events).toBe(false);
+    expect(featureFlags({ timed_events_options: { events: [{ time_s: 3, selector: "#buy" }] } })).toEqual({ ...off, timed_events: true } as never);
+    expect(featureFlags({ share_options: { enabled: true, networks: [] } }).share).toBe(false);
+    expect(featureFlags({ share_options: { enabled: true, networks: ["x"] }, lead_form_options: { enabled: true } })).toEqual({
+      ...off,
+      share: true,
+      lead_form: true,
+    } as never);
+  });
 });
 
 describe("flagDefines", () => {

@@ -19,6 +19,8 @@ interface FlagRule {
   readonly group: string;
   /** A list in that group that must also be non-empty (a feature with nothing to show ships no code). */
   readonly nonEmpty?: string;
+  /** False for a group without an `enabled` switch: the non-empty list alone turns it on. */
+  readonly enabled?: false;
 }
 
 export const FEATURE_FLAGS = {
@@ -27,6 +29,22 @@ export const FEATURE_FLAGS = {
   captions: { group: "captions_options" },
   playlist: { group: "playlist_options", nonEmpty: "items" },
   autoplay: { group: "autoplay_options" },
+  // The sales player (issue 15).
+  timed_events: { group: "timed_events_options", nonEmpty: "events", enabled: false },
+  headline: { group: "headline_options" },
+  pitch: { group: "pitch_time_options" },
+  cloak: { group: "cloak_options" },
+  share: { group: "share_options", nonEmpty: "networks" },
+  actions: { group: "actions_options", nonEmpty: "actions" },
+  end_screen: { group: "end_screen_options" },
+  thumbnail: { group: "thumbnail_options" },
+  lead_form: { group: "lead_form_options" },
+  watch_gate: { group: "watch_gate_options" },
+  pixels: { group: "pixels_options" },
+  sticky: { group: "sticky_options" },
+  exit_intent: { group: "exit_intent_options" },
+  countdown: { group: "countdown_options" },
+  user_events: { group: "user_events_options", nonEmpty: "events" },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;
@@ -47,7 +65,7 @@ function isOn(rule: FlagRule, settings: SettingsLike): boolean {
   const group = settings[rule.group];
   if (!group || typeof group !== "object") return false;
   const g = group as Record<string, unknown>;
-  if (g.enabled !== true) return false;
+  if (rule.enabled !== false && g.enabled !== true) return false;
   if (!rule.nonEmpty) return true;
   const list = g[rule.nonEmpty];
   return Array.isArray(list) && list.length > 0;
@@ -68,8 +86,9 @@ export function flagDefines(flags: Partial<FeatureFlags>): Record<string, string
 /** The flag table of player/README.md, generated from the rows. */
 export function flagTableMarkdown(): string {
   const rows = FEATURE_NAMES.map((name) => {
-    const { group, nonEmpty } = FEATURE_FLAGS[name] as FlagRule;
-    return [`\`${defineOf(name)}\``, `\`${group}.enabled\`${nonEmpty ? ` and \`${nonEmpty}\` non-empty` : ""}`];
+    const { group, nonEmpty, enabled } = FEATURE_FLAGS[name] as FlagRule;
+    const list = nonEmpty ? `\`${enabled === false ? `${group}.` : ""}${nonEmpty}\` non-empty` : "";
+    return [`\`${defineOf(name)}\``, enabled === false ? list : `\`${group}.enabled\`${list ? ` and ${list}` : ""}`];
   });
   const table = [["define", "on when"], ...rows];
   const widths = [0, 1].map((c) => Math.max(...table.map((r) => r[c]!.length)));

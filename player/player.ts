@@ -10,6 +10,7 @@ import { MediaController } from "./controllers/media-controller.ts";
 import { ControlsController } from "./controllers/controls-controller.ts";
 import { AnalyticsController } from "./controllers/analytics-controller.ts";
 import { ResumeController } from "./controllers/resume-controller.ts";
+import { connectPage } from "./page-api.ts";
 
 /**
  * One player mounted into one `.frameline-player` element: the facade that
@@ -31,6 +32,7 @@ export class Player implements PlayerApi {
   readonly controls: HTMLElement | null = null;
   source: Source;
   startAt = 0;
+  seekLimit = Number.POSITIVE_INFINITY;
   private bus = new Emitter<PlayerEvents>();
   private media: MediaController;
   private teardown: (() => void)[] = [];
@@ -78,7 +80,7 @@ export class Player implements PlayerApi {
     this.media = new MediaController(this);
     controllers.push(this.media, new ControlsController(this, big), new ResumeController(this));
     if (s.analytics_options?.enabled !== false) controllers.push(new AnalyticsController(this, this.collector));
-    this.teardown.push(...controllers.map((c) => () => c.destroy()));
+    this.teardown.push(...controllers.map((c) => () => c.destroy()), connectPage(this));
     // Controllers take the first source before features run, so a feature may already play (autoplay).
     this.emit("source", this.source);
     for (const f of features) {
@@ -89,6 +91,7 @@ export class Player implements PlayerApi {
         this.emit("error", { type: ErrorTypes.OTHER, details: ErrorDetails.FEATURE_SETUP, fatal: false, error: e });
       }
     }
+    this.emit("ready", undefined);
   }
 
   on<K extends keyof PlayerEvents>(name: K, fn: (data: PlayerEvents[K]) => void): () => void {
@@ -111,6 +114,14 @@ export class Player implements PlayerApi {
 
   collect(type: string, fields?: Record<string, unknown>): void {
     this.emit("collect", { type, fields });
+  }
+
+  seek(seconds: number): void {
+    const to = Math.max(0, Math.min(Number(seconds) || 0, this.seekLimit));
+    this.emit("seek", { to });
+    // Before the stream is attached, the next play intent starts there.
+    this.startAt = to;
+    if (this.video.readyState > 0) this.video.currentTime = to;
   }
 
   destroy(): void {

@@ -55,7 +55,64 @@ export interface PlayerSettings {
   chapters_options?: { enabled?: boolean; chapters?: ChapterOption[] };
   cta_cards_options?: { enabled?: boolean; cards?: CtaCardOption[] };
   captions_options?: { enabled?: boolean; default_language?: string | null; tracks?: CaptionTrackOption[] };
+  timed_events_options?: { events?: TimedEventOption[] };
+  headline_options?: { enabled?: boolean; text?: string | null; color?: string | null; background_color?: string | null; font_size_px?: number };
+  pitch_time_options?: { enabled?: boolean; time_s?: number | null; persist?: boolean };
+  cloak_options?: { enabled?: boolean };
+  share_options?: { enabled?: boolean; networks?: string[] };
+  actions_options?: { enabled?: boolean; actions?: ActionOption[] };
+  end_screen_options?: {
+    enabled?: boolean;
+    mode?: "last_frame" | "poster" | "replay" | "text";
+    text?: string | null;
+    button_text?: string | null;
+    button_url?: string | null;
+  };
+  thumbnail_options?: {
+    enabled?: boolean;
+    mode?: "poster" | "custom" | "none";
+    custom_url?: string | null;
+    show_play_overlay?: boolean;
+    overlay_text?: string | null;
+  };
+  lead_form_options?: {
+    enabled?: boolean;
+    time_s?: number;
+    fields?: LeadField[];
+    title?: string | null;
+    button_text?: string | null;
+    skippable?: boolean;
+    skip_text?: string | null;
+  };
+  watch_gate_options?: { enabled?: boolean; gate_time_s?: number; message?: string | null };
+  pixels_options?: { enabled?: boolean; facebook_pixel_id?: string | null; google_tag_id?: string | null; tiktok_pixel_id?: string | null };
+  sticky_options?: { enabled?: boolean; position?: "bottom-right" | "bottom-left" | "top-right" | "top-left"; width_px?: number };
+  exit_intent_options?: { enabled?: boolean; message?: string | null; button_text?: string | null; button_url?: string | null };
+  countdown_options?: { enabled?: boolean; ends_at?: string | null; text?: string | null; expired_text?: string | null };
+  user_events_options?: { enabled?: boolean; events?: UserEventOption[] };
   [group: string]: Record<string, unknown> | undefined;
+}
+
+export interface TimedEventOption {
+  time_s: number;
+  selector?: string | null;
+  action?: "show" | "hide";
+  name?: string | null;
+  persist?: boolean;
+}
+export interface ActionOption {
+  trigger?: "time" | "end";
+  time_s?: number;
+  type: "redirect" | "cta" | "pause";
+  url?: string | null;
+  text?: string | null;
+  button_text?: string | null;
+}
+export type LeadField = "email" | "first_name" | "last_name" | "phone";
+export interface UserEventOption {
+  time_s: number;
+  name: string;
+  value?: number | null;
 }
 
 export interface PlaylistItem {
@@ -135,7 +192,34 @@ export interface PlayerEvents {
   collect: { type: string; fields?: Record<string, unknown> };
   /** The current source played to its end. */
   ended: Source;
+  /** Controllers and features are set up: the page API reports `ready`. */
+  ready: undefined;
+  /** A seek asked through `seek()` (page API, replay): features that guard seeking let it through. */
+  seek: { to: number };
+  /** The page called `unlock()`: a watch gate opens. */
+  unlock: undefined;
+  /** A timed reveal (or the pitch) was reached; `restored` when a returning viewer gets it at load. */
+  timed_event: TimedEventData;
+  /** A viewer answered the lead form or watch gate. */
+  lead: LeadData;
+  /** A viewer answered a quiz question (emitted by the quiz feature). */
+  quiz_answer: Record<string, unknown>;
   destroy: undefined;
+}
+
+export interface TimedEventData {
+  name: string | null;
+  time_s: number;
+  selector: string | null;
+  action: "show" | "hide";
+  restored: boolean;
+}
+
+export interface LeadData {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
 }
 
 /**
@@ -168,6 +252,14 @@ export interface PlayerApi {
   load(source: Source, play?: boolean): void;
   /** Sends an analytics event in the next batch. */
   collect(type: string, fields?: Record<string, unknown>): void;
+  /**
+   * Seeks to `seconds` (before playback: where playback will start), never past
+   * `seekLimit`; emits `seek` first so guards (cloak) let it through. Controls
+   * that seek should call this too.
+   */
+  seek(seconds: number): void;
+  /** Furthest point a seek or playback may reach (a watch gate sets it); Infinity when free. Controls honour it. */
+  seekLimit: number;
 }
 
 /** A feature module baked into a video's entry when its flag is on. */

@@ -1,18 +1,61 @@
 /**
- * Player settings (SPEC.md "Video settings"): common options in a form, the
- * other option groups as JSON; save a draft, deploy with a label, list the
- * versions and restore one. 422 errors land next to the field they name.
+ * Player settings (SPEC.md "Video settings"): option groups in forms (the
+ * sales groups' forms in player-forms/, one file each), the other groups as
+ * JSON; save a draft, deploy with a label (through the operator API, which sets
+ * every group), list the versions and restore one. 422 errors land next to the
+ * field they name.
  */
 import { useEffect, useState } from "preact/hooks";
-import { call, qs } from "../api.ts";
+import { admin, call, qs } from "../api.ts";
+import * as session from "../session.ts";
 import { ErrorBox, Field, Notice, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
 import { Preview } from "./video.tsx";
 import { VideoNav } from "./video-nav.tsx";
+import type { GroupForm } from "./player-forms/kit.tsx";
+import { timedEventsForm } from "./player-forms/timed-events.tsx";
+import { headlineForm } from "./player-forms/headline.tsx";
+import { pitchTimeForm } from "./player-forms/pitch-time.tsx";
+import { cloakForm } from "./player-forms/cloak.tsx";
+import { shareForm } from "./player-forms/share.tsx";
+import { actionsForm } from "./player-forms/actions.tsx";
+import { endScreenForm } from "./player-forms/end-screen.tsx";
+import { thumbnailForm } from "./player-forms/thumbnail.tsx";
+import { leadFormForm } from "./player-forms/lead-form.tsx";
+import { watchGateForm } from "./player-forms/watch-gate.tsx";
+import { pixelsForm } from "./player-forms/pixels.tsx";
+import { stickyForm } from "./player-forms/sticky.tsx";
+import { exitIntentForm } from "./player-forms/exit-intent.tsx";
+import { countdownForm } from "./player-forms/countdown.tsx";
+import { userEventsForm } from "./player-forms/user-events.tsx";
 
 type Settings = Record<string, any>;
-const FORM_GROUPS = ["style_options", "progress_options", "autoplay_options", "controls_options", "chapters_options", "cta_cards_options"];
-/** SPEC.md rule 3: these cannot be set through the API, so they are not offered for editing. */
-const READ_ONLY = ["actions_options", "cloak_options", "headline_options", "pitch_time_options", "share_options"];
+/** Option groups with a form in its own file (player-forms/), one line each. */
+const GROUP_FORMS: GroupForm[] = [
+  headlineForm,
+  thumbnailForm,
+  timedEventsForm,
+  pitchTimeForm,
+  cloakForm,
+  actionsForm,
+  leadFormForm,
+  watchGateForm,
+  endScreenForm,
+  shareForm,
+  pixelsForm,
+  stickyForm,
+  exitIntentForm,
+  countdownForm,
+  userEventsForm,
+];
+const FORM_GROUPS = [
+  "style_options",
+  "progress_options",
+  "autoplay_options",
+  "controls_options",
+  "chapters_options",
+  "cta_cards_options",
+  ...GROUP_FORMS.map((f) => f.group),
+];
 const CONTROLS = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
 
 const idOf = (path: string) => "f-" + path.replace(/[^a-z0-9_]+/gi, "-");
@@ -22,7 +65,7 @@ const groupsOf = (video: Settings): Settings => Object.fromEntries(Object.entrie
 
 function restOf(s: Settings): string {
   const rest: Settings = {};
-  for (const k of Object.keys(s)) if (!FORM_GROUPS.includes(k) && !READ_ONLY.includes(k)) rest[k] = s[k];
+  for (const k of Object.keys(s)) if (!FORM_GROUPS.includes(k)) rest[k] = s[k];
   return JSON.stringify(rest, null, 2);
 }
 
@@ -82,11 +125,13 @@ export function PlayerSettings({ id }: { id: number }) {
     if (kind === "deploy" && label.trim()) body._version_label = label.trim();
     setBusy(true);
     try {
+      // The operator API: every group, the five the application API drops included, same validation and deploy path.
+      const operator = `/workspaces/${session.workspace()!.id}/videos/${id}`;
       if (kind === "draft") {
-        await call("POST", `/videos/${id}/draft`, { body });
+        await admin("POST", `${operator}/draft`, { body });
         setNotice("Draft saved. It is not live: deploy to publish it.");
       } else {
-        const res = await call<{ version_id: number; video: Settings }>("POST", `/videos/${id}/deploy`, { body });
+        const res = await admin<{ version_id: number; video: Settings }>("POST", `${operator}/deploy`, { body });
         apply(groupsOf(res.video)); // what is live now, as the server merged it
         setNotice(`Deployed: version ${res.version_id} is live.`);
         setLabel("");
@@ -302,15 +347,17 @@ export function PlayerSettings({ id }: { id: number }) {
               >
                 Add card
               </button>
-              <p class="hint">The API merges lists item by item, so removing a row takes effect only for rows after the ones you keep.</p>
             </fieldset>
+            {GROUP_FORMS.map(({ group, legend, operator, Form }) => (
+              <fieldset class="card" key={group}>
+                <legend>
+                  {legend} {operator && <span class="tag">dashboard only</span>}
+                </legend>
+                <Form value={form[group] ?? {}} set={(key, value) => set(group, key, value)} err={err} />
+              </fieldset>
+            ))}
             <div class="card">
-              <Field
-                id="f-json"
-                label="Other option groups (JSON)"
-                hint={`Groups not on the form. ${READ_ONLY.join(", ")} cannot be set through the API.`}
-                errors={jsonError ? [jsonError] : undefined}
-              >
+              <Field id="f-json" label="Other option groups (JSON)" hint="Groups not on the form." errors={jsonError ? [jsonError] : undefined}>
                 {(a) => <textarea {...a} class="mono" rows={14} spellcheck={false} value={json} onInput={(e) => setJson(e.currentTarget.value)} />}
               </Field>
             </div>

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { ROOT, launchBrowser, tempDir, until } from "../helpers/browser.ts";
+import { startServer, type ServerProcess } from "../helpers/server-process.ts";
 
 const ARTIFACTS = join(ROOT, "test/artifacts");
 const NEW_COLOUR = "#e11d48";
@@ -17,17 +18,10 @@ const NEW_COLOUR = "#e11d48";
 let dir: string;
 let base: string;
 let adminKey: string;
-let server: ReturnType<typeof Bun.spawn> | undefined;
+let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let receiver: ReturnType<typeof Bun.serve> | undefined;
 const hooks: unknown[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 async function ffmpeg(args: string[]): Promise<void> {
   const proc = Bun.spawn(["ffmpeg", "-loglevel", "error", "-y", ...args], { stderr: "pipe" });
@@ -37,21 +31,8 @@ async function ffmpeg(args: string[]): Promise<void> {
 beforeAll(async () => {
   dir = tempDir("fl-dashboard-");
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  // Embedded engines whatever the outer test run uses: no DATABASE_URL, CLICKHOUSE_URL, S3 or ADMIN_KEY.
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(DATABASE_URL|CLICKHOUSE_URL|REDIS_URL|ADMIN_KEY|PUBLIC_URL|S3_)/.test(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
-  server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
-    cwd: ROOT,
-    env,
-    stdout: Bun.file(join(dir, "server.log")),
-    stderr: Bun.file(join(dir, "server.err")),
-  });
-
-  const [, , b] = await Promise.all([
+  const [started, , , b] = await Promise.all([
+    startServer(dir),
     // A 3 s 320x240 H.264/AAC clip, and a larger one (noise does not compress) to show a resumed multi-chunk upload.
     ffmpeg([
       "-f",
@@ -96,8 +77,8 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   browser = b;
-  await until(async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
-  adminKey = readFileSync(join(dir, "data", "admin.key"), "utf8").trim();
+  server = started;
+  ({ base, adminKey } = started);
 
   receiver = Bun.serve({
     port: 0,
@@ -112,11 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   receiver?.stop(true);
-  if (server) {
-    server.kill("SIGTERM");
-    const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
-    if (!exited) server.kill("SIGKILL");
-  }
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -313,6 +290,18 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await page.getByText("Restored from version 1").waitFor();
   await until(async () => (await previewColour(page).catch(() => "")) === NEW_COLOUR, 30_000, 250);
   await until(async () => (await main.inputValue()) === NEW_COLOUR, 10_000, 100); // the form reloads the restored settings
+
+  // A group the application API cannot set, through its form (the dashboard saves through the operator route): the preview shows it.
+  await page.getByLabel("Show a headline over the poster until play").check();
+  await page.getByLabel("Headline", { exact: true }).fill("Watch before it is gone");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  await page.getByText(/Deployed: version \d+ is live/).waitFor();
+  const headline = async () =>
+    (await previewFrame(page))
+      .locator(".fl-headline")
+      .textContent({ timeout: 1_000 })
+      .catch(() => "");
+  await until(async () => (await headline()) === "Watch before it is gone", 30_000, 250);
 
   // 10. The play shows in Analytics. The player sends its batch on a heartbeat, and the summary is
   // computed once per minute, so first wait (with the minted read token) until the play is stored.

@@ -421,7 +421,7 @@ describe("the player and the tracker on one page", () => {
   for (const trackerFirst of [true, false]) {
     test(`${trackerFirst ? "tracker first" : "player first"}: one window.Frameline, one session and device, track() to the tracker's workspace`, async () => {
       const ids = await sharedPage(trackerFirst ? TRACKER_FIRST : PLAYER_FIRST, trackerFirst);
-      expect(ids.api).toEqual(["getDeviceId", "getSessionId", "track"]);
+      expect(ids.api).toEqual(["getDeviceId", "getSessionId", "player", "q", "track"]);
       expect(ids.session).toMatch(/^[0-9a-f]{32}$/);
       expect(ids.tracker).toBe(ids.session);
       for (const batch of server.collects) expect({ session: batch.session_id, device: batch.device_id }).toEqual({ session: ids.session, device: ids.device });

@@ -8,10 +8,11 @@ import { join } from "node:path";
 
 const DIR = join(tmpdir(), "frameline-test-clips-v1");
 
-type ClipName = "landscape" | "portrait" | "vp9" | "hd" | "big" | "mpeg4" | "corrupt" | "text";
+type ClipName = "landscape" | "long" | "portrait" | "vp9" | "hd" | "big" | "mpeg4" | "corrupt" | "text";
 
 const FILES: Record<ClipName, string> = {
   landscape: "landscape-640x360.mp4",
+  long: "landscape-640x360-8s.mp4",
   portrait: "portrait-360x640.mp4",
   vp9: "vp9-opus-320x180.webm",
   hd: "mpeg4-mp3-1280x720.avi",
@@ -41,9 +42,10 @@ const source = (w: number, h: number, seconds: number) => [
 async function make(name: ClipName, out: string): Promise<void> {
   switch (name) {
     case "landscape":
-      // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded.
+    case "long":
+      // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded. `long` lasts 8 s (room for timed features).
       return ffmpeg([
-        ...source(640, 360, 3),
+        ...source(640, 360, name === "long" ? 8 : 3),
         "-c:v",
         "libx264",
         "-preset",

@@ -6,6 +6,10 @@ import { parseId } from "../../http/params.ts";
 import { ALL_SCOPES, isScope, Scopes } from "../../http/scopes.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import * as admin from "./service.ts";
+import * as settings from "../settings/service.ts";
+import { FullVideo } from "../videos/model.ts";
+import { GROUP_NAMES, groupsDoc } from "../settings/groups.ts";
+import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
 const Token = t.Object(
@@ -19,6 +23,17 @@ const Token = t.Object(
   { additionalProperties: true },
 );
 const WorkspaceParams = t.Object({ id: t.String() });
+const VideoParams = t.Object({ id: t.String({ description: "Workspace id" }), video: t.String({ description: "Numeric video id" }) });
+const OperatorSettings = t.Object(
+  { ...groupsDoc(GROUP_NAMES), _version_label: t.Optional(t.Unknown({ description: "Deploy: a label for the version, at most 255 characters." })) },
+  {
+    additionalProperties: true,
+    description:
+      "Any subset of option groups, the five SPEC.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
+      "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings, a list replacing the stored list whole; `_version_label` on deploy.",
+    error: "The body must be a JSON object of option groups.",
+  },
+);
 
 export function adminModule(deps: Deps, adminKey: string) {
   const workspaceOr404 = async (raw: string) => {
@@ -26,6 +41,11 @@ export function adminModule(deps: Deps, adminKey: string) {
     const row = id === undefined ? undefined : await admin.findWorkspace(deps.sql, id);
     if (!row) throw Errors.notFound("Workspace not found.");
     return row;
+  };
+  const videoId = (raw: string) => {
+    const id = parseId(raw);
+    if (id === undefined) throw Errors.modelNotFound(VIDEO_MODEL, raw);
+    return id;
   };
 
   return (
@@ -135,6 +155,48 @@ export function adminModule(deps: Deps, adminKey: string) {
           body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
           detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
+        },
+      )
+      // Settings of every group, the five of SPEC.md "Video settings" rule 3 included: same registry, same deploy/version path.
+      .post(
+        "/workspaces/:id/videos/:video/draft",
+        async ({ params, body }) => {
+          const workspace = await workspaceOr404(params.id);
+          return {
+            draft: await settings.saveDraft(deps, workspace.id, videoId(params.video), settings.settingsPayload(body, "draft"), "operator"),
+            version: null,
+          };
+        },
+        {
+          params: VideoParams,
+          body: OperatorSettings,
+          detail: {
+            summary: "Save a settings draft (every group)",
+            description:
+              "As `POST /api/v1/videos/{video}/draft`, but every option group may be set and a list replaces the stored one whole (not by index). " +
+              "404 for a video of another workspace.",
+          },
+          response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
+        },
+      )
+      .post(
+        "/workspaces/:id/videos/:video/deploy",
+        async ({ params, body: raw }) => {
+          const workspace = await workspaceOr404(params.id);
+          const { video, version } = await settings.deploy(deps, workspace.id, videoId(params.video), settings.settingsPayload(raw, "deploy"), "operator");
+          return { video: toFullVideo(deps.config, video), version_id: version.id, embed_url: scriptUrl(deps.config, video.code) };
+        },
+        {
+          params: VideoParams,
+          body: OperatorSettings,
+          detail: {
+            summary: "Deploy settings (every group)",
+            description:
+              "As `POST /api/v1/videos/{video}/deploy` (merge over live, validate with the same registry, compile, push to both CDN targets, " +
+              "version, drop the draft, fire `video.settings.deployed`), but every option group may be set, the five the application API drops included, " +
+              "and a list replaces the stored one whole (not by index), so a row can be removed.",
+          },
+          response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
         },
       )
       // The dashboard's Settings lists what was declared and configured (CONTRACT.md has only the writes).

@@ -2,6 +2,8 @@
 import type { Deps } from "../../deps.ts";
 import { findWorkspace } from "../admin/service.ts";
 import type { MediaState, VideoRow } from "../videos/repo.ts";
+import { withDefaults } from "../settings/groups.ts";
+import { timedEventsOf } from "../settings/timed-events.ts";
 
 export interface OrientationConfig {
   w: number;
@@ -25,6 +27,6 @@ export async function playerConfig(deps: Pick<Deps, "sql">, row: VideoRow) {
       landscape: orientationConfig(row.landscape_media),
       portrait: orientationConfig(row.portrait_media),
     },
-    timed_events_options: [] as unknown[],
+    timed_events_options: timedEventsOf(withDefaults(row.settings)),
   };
 }

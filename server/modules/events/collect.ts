@@ -13,9 +13,9 @@
  * | ended                 | `ended`                                            |
  * | lesson_completed      | `lesson.completed`                                 |
  * | playlist_ended        | `playlist.ended`                                   |
- * | lead_form_submitted   | `lead_form.submitted`; `lead.captured` when its raw email makes a new lead |
+ * | lead_form_submitted   | `lead_form.submitted` (with `identity`); `lead.captured` when its raw email makes a new lead |
  * | quiz_answered         | `quiz.answered`                                    |
- * load, autoplay, pause, seek, watched (heartbeat), startup, rebuffer and error are analytics only.
+ * load, autoplay, pause, seek, watched (heartbeat), startup, rebuffer, error, timed_event and share_click are analytics only.
  * (An unmute is sent only for a muted autoplay, which it turns into a play.)
  *
  * The rows that start a view (load, autoplay, play) carry the viewer's device,
@@ -30,9 +30,9 @@ import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
 import { Errors } from "../../errors.ts";
 import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
-import { hex, IDENTITY_FIELDS, normaliseEmail } from "./identity.ts";
+import { IDENTITY_FIELDS } from "./identity.ts";
+import { identifyLeads, isLeadSubmission, leadIdentity, recordLead } from "./leads.ts";
 import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
-import * as repo from "./repo.ts";
 import { storedProperties } from "./service.ts";
 
 export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {
@@ -63,7 +63,10 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
   const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
   if (workspaceId === undefined || !video) throw Errors.videoNotFound("No such video in this workspace.", { video_code: body.video_code });
 
-  const viewerId = await viewers.touchSession(deps, workspaceId, { sessionCode: body.session_id, deviceId: body.device_id, profileId: body.profile_id, video });
+  const session = { sessionCode: body.session_id, deviceId: body.device_id };
+  const touched = await viewers.touchSession(deps, workspaceId, { ...session, profileId: body.profile_id, video });
+  // A lead form's email says who the viewer is: this batch and everything after it attribute to that identity.
+  const viewerId = await identifyLeads(deps, workspaceId, { ...session, viewerId: touched }, body.events);
   const now = deps.clock.now();
   const context = body.events.some((e) => VIEW_STARTS.has(e.type)) ? clientContext(client.userAgent, client.ip) : undefined;
   const rows: EventRow[] = [];
@@ -84,32 +87,17 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
         const extra: Record<string, unknown> = { video_time: e.video_time ?? null };
         if (e.type === "milestone") extra.percent = e.percent ?? null;
         if (e.properties) extra.properties = storedProperties(e.properties);
+        const lead = isLeadSubmission(e);
+        if (lead) extra.identity = leadIdentity(e);
         await enqueueEvent(sql, workspaceId, PLAYER_WEBHOOKS[e.type]!, { ...base, ...extra });
+        if (lead) await recordLead(sql, workspaceId, video, viewerId, e);
       }
     });
-    for (const e of webhooks) {
-      if (e.type !== "lead_form_submitted" || !e.email || normaliseEmail(e.email) === "") continue;
-      const email = normaliseEmail(e.email);
-      const sha = hex("sha256", email);
-      await repo.upsertLead(deps.sql, workspaceId, {
-        email,
-        emailSha256: sha,
-        video,
-        viewerId,
-        source: "lead_form",
-        firstName: e.properties?.first_name === undefined ? undefined : String(e.properties.first_name),
-        url: e.properties?.url === undefined ? undefined : String(e.properties.url),
-      });
-      await viewers.linkKeys(deps, workspaceId, viewerId, [
-        { kind: viewers.KeyKinds.emailSha256, key: sha },
-        { kind: viewers.KeyKinds.emailMd5, key: hex("md5", email) },
-      ]);
-    }
   }
   return { accepted: rows.length };
 }
 
-const KNOWN = new Set(["type", "t", "video_time", "from_s", "to_s", "ranges", "from", "to", "percent", "ms", "email", "properties"]);
+const KNOWN = new Set(["type", "t", "video_time", "from_s", "to_s", "ranges", "from", "to", "percent", "ms", "email", "phone", "properties"]);
 
 /** Extra scalar fields of a player event as properties (identity fields never). */
 function extraProperties(e: PlayerEvent): Record<string, string> {

@@ -11,6 +11,7 @@ import { documented } from "../../http/openapi-docs.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
+import { leadStatus } from "./leads.ts";
 import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
@@ -134,15 +135,40 @@ export function eventsModule(deps: Deps) {
             "started: not a play), unmute (the viewer unmuted an autoplay: a play), play (the viewer started playback), pause, " +
             "seek (`from`, `to`), ended, watched (`from_s`, `to_s`: a stretch actually watched; stored as event_type `watched` with video_time = from_s and " +
             "watch_seconds = to_s - from_s; `heartbeat` with `ranges: [{from_s, to_s}]` is the same, one row per range), milestone (`percent` 25/50/75/100), " +
-            "cta_click, lesson_completed, playlist_ended, lead_form_submitted (`email` makes a lead), quiz_answered, startup and rebuffer (`ms`), error. " +
+            "cta_click, lesson_completed, playlist_ended, lead_form_submitted (`email` makes a lead and ties the session to the email's identity; `phone` is hashed), " +
+            "quiz_answered, timed_event (`name`: a timed reveal or the pitch reached), share_click (`network`), startup and rebuffer (`ms`), error. " +
             "Other scalar fields are kept as properties (100 characters, 20 keys). " +
             "The events host derives device, browser and OS from the User-Agent and the country from the IP (never stored) for the breakdowns. " +
             "Webhooks: play and unmute → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
-            "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` " +
+            "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` with `identity` " +
             "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written. CORS-enabled; `text/plain` accepted.",
           security: [],
         },
         response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer() }), ...errors, 404: EventsError },
+      },
+    )
+    .get(
+      "/v1/lead-status",
+      async ({ query, request, server, set }) => {
+        Object.assign(set.headers, CORS_HEADERS);
+        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+        return { submitted: await leadStatus(deps, query) };
+      },
+      {
+        query: t.Object({
+          workspace_code: t.String({ minLength: 1, maxLength: 100 }),
+          video_code: t.String({ minLength: 1, maxLength: 100 }),
+          session_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+          device_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+        }),
+        detail: {
+          summary: "Has this viewer answered the video's lead form? (no token)",
+          description:
+            "The player asks before it shows a lead form or watch gate: `submitted` is true when the viewer of this session (else of this device) " +
+            "already left an email in this video's form, on any device that email was used on. Unknown codes answer false. CORS-enabled.",
+          security: [],
+        },
+        response: { 200: t.Object({ submitted: t.Boolean() }), 400: EventsError, 429: EventsError },
       },
     );
 }

@@ -69,6 +69,8 @@ export const PLAYER_EVENT_TYPES = [
   "playlist_ended",
   "lead_form_submitted",
   "quiz_answered",
+  "timed_event",
+  "share_click",
   "startup",
   "rebuffer",
   "error",
@@ -99,6 +101,9 @@ export const PlayerEvent = t.Object(
     percent: t.Optional(t.Union([t.Literal(25), t.Literal(50), t.Literal(75), t.Literal(100)], { description: "milestone: 25, 50, 75 or 100." })),
     ms: t.Optional(t.Number({ minimum: 0, maximum: 3_600_000, description: "startup and rebuffer: duration in ms." })),
     email: t.Optional(t.String({ maxLength: 255, description: "lead_form_submitted: the raw email; upserts a lead, never stored in events." })),
+    phone: t.Optional(
+      t.String({ maxLength: 64, description: "lead_form_submitted: a raw phone (E.164, `+` or leading `00`); hashed on arrival, never stored raw." }),
+    ),
     error_type: t.Optional(oneOf(PLAYER_ERROR_TYPES, { description: "error: the kind of failure (hls.js's ErrorTypes); stored as a property." })),
     details: t.Optional(t.String({ maxLength: 100, description: "error: a short code, e.g. `manifestLoadError` (hls.js's details); stored as a property." })),
     fatal: t.Optional(t.Boolean({ description: "error: playback of this source stopped; stored as a property." })),

@@ -77,34 +77,51 @@ export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
 }
 
 /**
- * SPEC.md rule 4: a raw email with a video_code is a real contact. The lead and
- * its `lead.captured` event commit together; only a new lead emits.
+ * SPEC.md rule 4: a raw email with a video_code is a real contact. Call it in a
+ * transaction: the lead and its `lead.captured` event commit together; only a
+ * new lead emits. Returns whether the lead is new.
  */
 export async function upsertLead(
-  sql: Sql,
+  tx: Sql,
   workspaceId: number,
   lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string; firstName?: string; url?: string },
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const [row]: [{ id: number; inserted: boolean }?] = await tx`
-      INSERT INTO leads (workspace_id, email, email_sha256, video_id, video_code, viewer_id)
-      VALUES (${workspaceId}, ${lead.email}, ${lead.emailSha256}, ${lead.video.id}, ${lead.video.code}, ${lead.viewerId})
-      ON CONFLICT (workspace_id, email_sha256) DO UPDATE
-        SET video_id = EXCLUDED.video_id, video_code = EXCLUDED.video_code, viewer_id = COALESCE(EXCLUDED.viewer_id, leads.viewer_id), updated_at = now()
-      RETURNING id, (xmax = 0) AS inserted`;
-    if (!row!.inserted) return false;
-    // The shape of SPEC.md's `new_lead` automation sample, plus where it came from.
-    await enqueueEvent(tx as unknown as Sql, workspaceId, LifecycleEvents.leadCaptured, {
-      video_code: lead.video.code,
-      identity: { email: lead.email, first_name: lead.firstName ?? null },
-      url: lead.url ?? null,
-      captured_at: new Date().toISOString(),
-      lead_id: row!.id,
-      video_id: lead.video.id,
-      source: lead.source,
-    });
-    return true;
+  const [row]: [{ id: number; inserted: boolean }?] = await tx`
+    INSERT INTO leads (workspace_id, email, email_sha256, video_id, video_code, viewer_id)
+    VALUES (${workspaceId}, ${lead.email}, ${lead.emailSha256}, ${lead.video.id}, ${lead.video.code}, ${lead.viewerId})
+    ON CONFLICT (workspace_id, email_sha256) DO UPDATE
+      SET video_id = EXCLUDED.video_id, video_code = EXCLUDED.video_code, viewer_id = COALESCE(EXCLUDED.viewer_id, leads.viewer_id), updated_at = now()
+    RETURNING id, (xmax = 0) AS inserted`;
+  if (!row!.inserted) return false;
+  // The shape of SPEC.md's `new_lead` automation sample, plus where it came from.
+  await enqueueEvent(tx, workspaceId, LifecycleEvents.leadCaptured, {
+    video_code: lead.video.code,
+    identity: { email: lead.email, first_name: lead.firstName ?? null },
+    url: lead.url ?? null,
+    captured_at: new Date().toISOString(),
+    lead_id: row!.id,
+    video_id: lead.video.id,
+    source: lead.source,
   });
+  return true;
+}
+
+/** A lead form (or watch gate) of this video was answered with this email, by this viewer. */
+export async function recordLeadSubmission(tx: Sql, workspaceId: number, videoId: number, emailSha256: string, viewerId: number): Promise<void> {
+  await tx`
+    INSERT INTO lead_submissions (workspace_id, video_id, email_sha256, viewer_id) VALUES (${workspaceId}, ${videoId}, ${emailSha256}, ${viewerId})
+    ON CONFLICT (workspace_id, video_id, email_sha256) DO UPDATE SET viewer_id = EXCLUDED.viewer_id`;
+}
+
+/** Whether this viewer, or an email of theirs, already answered this video's lead form. */
+export async function hasLeadSubmission(sql: Sql, workspaceId: number, videoId: number, viewerId: number): Promise<boolean> {
+  const rows = await sql`
+    SELECT 1 FROM lead_submissions s
+    WHERE s.workspace_id = ${workspaceId} AND s.video_id = ${videoId}
+      AND (s.viewer_id = ${viewerId} OR s.email_sha256 IN (
+        SELECT key FROM viewer_keys k WHERE k.workspace_id = ${workspaceId} AND k.viewer_id = ${viewerId} AND k.kind = 'email_sha256'))
+    LIMIT 1`;
+  return rows.length > 0;
 }
 
 export interface ClaimItem {

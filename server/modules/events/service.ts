@@ -199,7 +199,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
   const video = input.video_code ? await viewers.videoByCode(deps, workspaceId, input.video_code) : undefined;
   if (input.email !== undefined && normaliseEmail(input.email) !== "" && video) {
     const email = normaliseEmail(input.email);
-    await repo.upsertLead(deps.sql, workspaceId, {
+    const lead = {
       email,
       emailSha256: hex("sha256", email),
       video,
@@ -207,7 +207,8 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
       source,
       firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
       url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
-    });
+    };
+    await deps.sql.begin((tx) => repo.upsertLead(tx as unknown as Sql, workspaceId, lead));
   }
   const sessionVideo = resolution?.session;
   const row: EventRow = {

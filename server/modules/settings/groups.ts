@@ -18,8 +18,11 @@ export interface OptionGroup {
   schema: TObject;
 }
 
-/** Format name checked by validation.ts (registered there with TypeBox's FormatRegistry). */
+/** Format names checked by validation.ts (registered there with TypeBox's FormatRegistry). */
 export const CSS_COLOR_FORMAT = "frameline-css-color";
+export const CSS_SELECTOR_FORMAT = "frameline-css-selector";
+export const WEB_URL_FORMAT = "frameline-web-url";
+export const DATE_TIME_FORMAT = "frameline-date-time";
 
 // ---- field helpers ----
 const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
@@ -48,6 +51,14 @@ const oneOf = (values: readonly string[]) =>
     ),
   );
 const list = (item: TSchema, maxItems = 500) => opt(Type.Array(item, { maxItems, error: `must be a list of at most ${maxItems} entries` }));
+/** A link the player opens: http or https only, so a setting can never become a `javascript:` URL on a customer's page. */
+const webUrl = () =>
+  opt(
+    Type.Union([Type.String({ format: WEB_URL_FORMAT, maxLength: 2048 }), Type.Null()], {
+      error: "must be an http or https URL of at most 2048 characters, or null",
+    }),
+  );
+const seconds = () => Type.Number({ minimum: 0, maximum: 604_800, error: "must be a number of seconds from 0 to 604800" });
 const obj = (props: TProperties) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
 
 // ---- list entries ----
@@ -68,7 +79,43 @@ export const PlaylistItem = obj({
   duration_s: opt(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { error: "must be a whole number of seconds, or null" })),
   thumb_url: url(),
 });
-const TimedEvent = obj({ time_s: num(), name: text(64) });
+// ---- the sales player's entries (player/README.md "Inner fields the player reads") ----
+export const TIMED_EVENT_ACTIONS = ["show", "hide"] as const;
+/** A reveal: when playback first reaches time_s, page elements matching selector are shown or hidden. */
+const TimedEvent = obj({
+  time_s: seconds(),
+  selector: opt(
+    Type.Union([Type.String({ format: CSS_SELECTOR_FORMAT, maxLength: 500 }), Type.Null()], {
+      error: "must be a valid CSS selector of at most 500 characters, or null",
+    }),
+  ),
+  action: oneOf(TIMED_EVENT_ACTIONS),
+  name: text(64),
+  persist: bool(),
+});
+export const ACTION_TRIGGERS = ["time", "end"] as const;
+export const ACTION_TYPES = ["redirect", "cta", "pause"] as const;
+const Action = obj({
+  trigger: oneOf(ACTION_TRIGGERS),
+  time_s: opt(seconds()),
+  type: Type.Union(
+    ACTION_TYPES.map((v) => Type.Literal(v)),
+    { error: `must be one of ${ACTION_TYPES.join(", ")}` },
+  ),
+  url: webUrl(),
+  text: text(500),
+  button_text: text(100),
+});
+export const SHARE_NETWORKS = ["facebook", "x", "linkedin", "whatsapp", "telegram", "reddit", "pinterest", "email"] as const;
+export const LEAD_FIELDS = ["email", "first_name", "last_name", "phone"] as const;
+/** A custom event the player sends (as `track(name)`) when playback first reaches time_s. */
+const UserEvent = obj({
+  time_s: seconds(),
+  name: Type.String({ minLength: 1, maxLength: 64, error: "must be a string of 1 to 64 characters" }),
+  value: opt(
+    Type.Union([Type.Number({ minimum: -1_000_000_000, maximum: 1_000_000_000 }), Type.Null()], { error: "must be a number within ±1000000000, or null" }),
+  ),
+});
 
 const group = (name: string, defaults: Record<string, unknown>, props: TProperties, flags: { copied?: boolean; apiWritable?: boolean } = {}): OptionGroup => ({
   name,
@@ -124,7 +171,7 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     { enabled: bool(), background_color: requiredColor(), bar_color: requiredColor(), height_px: int(1, 32), fast_start: bool() },
     { copied: true },
   ),
-  group("actions_options", { enabled: false, actions: [] }, { enabled: bool(), actions: list(obj({})) }, { copied: true, apiWritable: false }),
+  group("actions_options", { enabled: false, actions: [] }, { enabled: bool(), actions: list(Action, 100) }, { copied: true, apiWritable: false }),
   group(
     "pixels_options",
     { enabled: false, facebook_pixel_id: null, google_tag_id: null, tiktok_pixel_id: null },
@@ -138,8 +185,8 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     { copied: true },
   ),
   group("turbo_options", { enabled: false, preload_segments: 1 }, { enabled: bool(), preload_segments: int(0, 10) }, { copied: true }),
-  group("timed_events_options", { events: [] }, { events: list(TimedEvent) }, { copied: true }),
-  group("user_events_options", { enabled: false, events: [] }, { enabled: bool(), events: list(obj({})) }, { copied: true }),
+  group("timed_events_options", { events: [] }, { events: list(TimedEvent, 200) }, { copied: true }),
+  group("user_events_options", { enabled: false, events: [] }, { enabled: bool(), events: list(UserEvent, 100) }, { copied: true }),
   group("chapters_options", { enabled: false, chapters: [] }, { enabled: bool(), chapters: list(Chapter) }, { copied: true }),
   group(
     "playlist_options",
@@ -170,13 +217,40 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   group("engagement_options", { enabled: true, heartbeat_s: 5 }, { enabled: bool(), heartbeat_s: int(1, 60) }, { copied: true }),
   group(
     "lead_form_options",
-    { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", skippable: true },
-    { enabled: bool(), time_s: num(), fields: list(Type.String({ maxLength: 64 }), 20), title: text(255), skippable: bool() },
+    { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", button_text: "Continue", skippable: true, skip_text: "Skip" },
+    {
+      enabled: bool(),
+      time_s: opt(seconds()),
+      fields: opt(
+        Type.Array(
+          Type.Union(
+            LEAD_FIELDS.map((v) => Type.Literal(v)),
+            { error: `must be one of ${LEAD_FIELDS.join(", ")}` },
+          ),
+          {
+            minItems: 1,
+            maxItems: LEAD_FIELDS.length,
+            uniqueItems: true,
+            contains: Type.Literal("email"),
+            error: `must list email and any of ${LEAD_FIELDS.slice(1).join(", ")}, each once`,
+          },
+        ),
+      ),
+      title: text(255),
+      button_text: text(64),
+      skippable: bool(),
+      skip_text: text(64),
+    },
     { copied: true },
   ),
   group("notes_options", { enabled: false, notes: [] }, { enabled: bool(), notes: list(obj({})) }, { copied: true }),
   group("quiz_options", { enabled: false, questions: [] }, { enabled: bool(), questions: list(obj({})) }, { copied: true }),
-  group("watch_gate_options", { enabled: false, gate_time_s: 0, message: null }, { enabled: bool(), gate_time_s: num(), message: text(500) }, { copied: true }),
+  group(
+    "watch_gate_options",
+    { enabled: false, gate_time_s: 0, message: null },
+    { enabled: bool(), gate_time_s: opt(seconds()), message: text(500) },
+    { copied: true },
+  ),
   group("cross_device_resume_options", { enabled: false }, { enabled: bool() }, { copied: true }),
   // The rest a VSL player needs.
   group(
@@ -186,9 +260,35 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   ),
   group("cta_cards_options", { enabled: false, cards: [] }, { enabled: bool(), cards: list(CtaCard, 100) }),
   group("cloak_options", { enabled: false }, { enabled: bool() }, { apiWritable: false }),
-  group("headline_options", { enabled: false, text: null, color: "#ffffff" }, { enabled: bool(), text: text(500), color: optColor() }, { apiWritable: false }),
-  group("pitch_time_options", { enabled: false, time_s: null }, { enabled: bool() }, { apiWritable: false }),
-  group("share_options", { enabled: false, networks: [] }, { enabled: bool(), networks: list(Type.String({ maxLength: 32 }), 20) }, { apiWritable: false }),
+  group(
+    "headline_options",
+    { enabled: false, text: null, color: "#ffffff", background_color: "#000000aa", font_size_px: 28 },
+    { enabled: bool(), text: text(500), color: optColor(), background_color: optColor(), font_size_px: int(10, 96) },
+    { apiWritable: false },
+  ),
+  group(
+    "pitch_time_options",
+    { enabled: false, time_s: null, persist: true },
+    { enabled: bool(), time_s: opt(Type.Union([seconds(), Type.Null()], { error: "must be a number of seconds from 0 to 604800, or null" })), persist: bool() },
+    { apiWritable: false },
+  ),
+  group(
+    "share_options",
+    { enabled: false, networks: [] },
+    {
+      enabled: bool(),
+      networks: opt(
+        Type.Array(
+          Type.Union(
+            SHARE_NETWORKS.map((v) => Type.Literal(v)),
+            { error: `must be one of ${SHARE_NETWORKS.join(", ")}` },
+          ),
+          { maxItems: SHARE_NETWORKS.length, uniqueItems: true, error: `must list each of ${SHARE_NETWORKS.join(", ")} at most once` },
+        ),
+      ),
+    },
+    { apiWritable: false },
+  ),
   group(
     "controls_options",
     { play: true, progress: true, time: true, volume: true, fullscreen: true, settings: true, pip: false },
@@ -196,13 +296,13 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   ),
   group(
     "thumbnail_options",
-    { mode: "poster", custom_url: null, show_play_overlay: true },
-    { mode: oneOf(["poster", "custom", "none"]), custom_url: url(), show_play_overlay: bool() },
+    { enabled: false, mode: "poster", custom_url: null, show_play_overlay: true, overlay_text: null },
+    { enabled: bool(), mode: oneOf(["poster", "custom", "none"]), custom_url: webUrl(), show_play_overlay: bool(), overlay_text: text(255) },
   ),
   group(
     "end_screen_options",
-    { mode: "last_frame", text: null, button_text: null, button_url: null },
-    { mode: oneOf(["last_frame", "poster", "replay", "text"]), text: text(500), button_text: text(100), button_url: url() },
+    { enabled: false, mode: "last_frame", text: null, button_text: null, button_url: null },
+    { enabled: bool(), mode: oneOf(["last_frame", "poster", "replay", "text"]), text: text(500), button_text: text(100), button_url: webUrl() },
   ),
   group(
     "speed_options",
@@ -214,11 +314,24 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
   ),
   group(
     "sticky_options",
-    { enabled: false, position: "bottom-right" },
-    { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]) },
+    { enabled: false, position: "bottom-right", width_px: 320 },
+    { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]), width_px: int(160, 640) },
   ),
-  group("exit_intent_options", { enabled: false, message: null }, { enabled: bool(), message: text(500) }),
-  group("countdown_options", { enabled: false, ends_at: null, text: null }, { enabled: bool(), ends_at: text(64), text: text(255) }),
+  group(
+    "exit_intent_options",
+    { enabled: false, message: null, button_text: null, button_url: null },
+    { enabled: bool(), message: text(500), button_text: text(100), button_url: webUrl() },
+  ),
+  group(
+    "countdown_options",
+    { enabled: false, ends_at: null, text: null, expired_text: null },
+    {
+      enabled: bool(),
+      ends_at: opt(Type.Union([Type.String({ format: DATE_TIME_FORMAT }), Type.Null()], { error: "must be an ISO 8601 date-time with a time zone, or null" })),
+      text: text(255),
+      expired_text: text(255),
+    },
+  ),
   group("split_test_options", { enabled: false, split_test_id: null, variations: [] }, { enabled: bool(), variations: list(obj({}), 20) }),
   group(
     "seo_options",
@@ -253,4 +366,20 @@ export function withDefaults(stored: Settings): Settings {
   const settings: Settings = {};
   for (const group of OPTION_GROUPS) settings[group.name] = stored[group.name] ?? structuredClone(group.defaults);
   return settings;
+}
+
+/**
+ * The option groups of a draft/deploy body for the OpenAPI description: each
+ * group the writer may set, with its fields (types, limits, formats) and its
+ * defaults. Documentation only: the schemas sit in `Unknown`, which accepts
+ * anything, because bodies are partial (rule 1) and validation runs on the
+ * merged result (validation.ts).
+ */
+export function groupsDoc(groups: readonly string[]): TProperties {
+  return Object.fromEntries(
+    OPTION_GROUPS.filter((g) => groups.includes(g.name)).map((g) => {
+      const { required: _partial, error: _error, ...schema } = JSON.parse(JSON.stringify(g.schema)) as Record<string, unknown>;
+      return [g.name, Type.Optional(Type.Unknown({ allOf: [schema], description: `Defaults: \`${JSON.stringify(g.defaults)}\`` }))];
+    }),
+  );
 }

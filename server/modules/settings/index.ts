@@ -1,26 +1,24 @@
 /** Routes of SPEC.md "Video settings": validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { Errors, validation } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
 import { FullVideo } from "../videos/model.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import * as settings from "./service.ts";
+import { API_WRITABLE_GROUPS, groupsDoc } from "./groups.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
 const VersionParams = t.Object({ video: t.String({ description: "Numeric video id" }), version: t.String({ description: "Numeric deploy version id" }) });
-const SettingsPayload = t.Object(
-  {},
-  {
-    additionalProperties: true,
-    description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
-    error: "The body must be a JSON object of option groups.",
-  },
-);
+const SettingsPayload = t.Object(groupsDoc(API_WRITABLE_GROUPS), {
+  additionalProperties: true,
+  description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
+  error: "The body must be a JSON object of option groups.",
+});
 const DeployPayload = t.Object(
-  {},
+  { ...groupsDoc(API_WRITABLE_GROUPS), _version_label: t.Optional(t.Unknown({ description: "A label for the version, at most 255 characters." })) },
   {
     additionalProperties: true,
     description: "Any subset of option groups, plus an optional `_version_label` string.",
@@ -40,12 +38,6 @@ const DeployVersion = t.Object({
   updated_at: t.String({ format: "date-time" }),
 });
 
-/** TypeBox lets an array through an open object schema; a payload of option groups is a JSON object. */
-function asPayload(body: unknown): Record<string, unknown> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validation({ body: ["The body must be a JSON object of option groups."] });
-  return body as Record<string, unknown>;
-}
-
 export function settingsModule(deps: Deps) {
   const { config } = deps;
   const videoId = (raw: string) => {
@@ -58,7 +50,10 @@ export function settingsModule(deps: Deps) {
     .use(authPlugin(deps))
     .post(
       "/videos/:video/draft",
-      async ({ auth, params, body }) => ({ draft: await settings.saveDraft(deps, auth.workspaceId, videoId(params.video), asPayload(body)), version: null }),
+      async ({ auth, params, body }) => ({
+        draft: await settings.saveDraft(deps, auth.workspaceId, videoId(params.video), settings.settingsPayload(body, "draft")),
+        version: null,
+      }),
       {
         scope: "videos:write",
         params: VideoParams,
@@ -73,12 +68,7 @@ export function settingsModule(deps: Deps) {
     .post(
       "/videos/:video/deploy",
       async ({ auth, params, body: raw }) => {
-        const body = asPayload(raw);
-        const label = body._version_label;
-        if (label !== undefined && label !== null && (typeof label !== "string" || label.length > 255)) {
-          throw validation({ _version_label: ["The _version_label must be a string of at most 255 characters."] });
-        }
-        const { video, version } = await settings.deploy(deps, auth.workspaceId, videoId(params.video), body);
+        const { video, version } = await settings.deploy(deps, auth.workspaceId, videoId(params.video), settings.settingsPayload(raw, "deploy"));
         return { video: toFullVideo(config, video), version_id: version.id, embed_url: scriptUrl(config, video.code) };
       },
       {

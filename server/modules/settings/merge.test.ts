@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { defaultSettings, type Settings } from "./groups.ts";
+import { defaultSettings, GROUP_NAMES, type Settings } from "./groups.ts";
 import { mergeDeep, mergeSettings } from "./merge.ts";
 
 const chapters = (n: number, title = "Part") => Array.from({ length: n }, (_, i) => ({ time_s: i * 10, title: `${title} ${i}` }));
@@ -65,5 +65,17 @@ describe("mergeSettings (SPEC.md Video settings rules 1-3)", () => {
     const out = mergeDeep([], [item]) as unknown[];
     expect(out).toEqual([{ x: 1 }]);
     expect(out[0]).not.toBe(item);
+  });
+});
+
+describe("mergeSettings for the operator API", () => {
+  test("every group may be set, and a list replaces the stored one whole (a row can be removed)", () => {
+    const merged = mergeSettings(
+      live(),
+      { chapters_options: { chapters: chapters(2, "New") }, cloak_options: { enabled: true } },
+      { writable: GROUP_NAMES, wholeLists: true },
+    );
+    expect((merged.chapters_options!.chapters as { title: string }[]).map((c) => c.title)).toEqual(["New 0", "New 1"]);
+    expect(merged.cloak_options).toEqual({ enabled: true });
   });
 });

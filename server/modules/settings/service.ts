@@ -5,29 +5,59 @@
  * bundle that stays live belongs to the settings that stay live.
  */
 import { videoChanged, type Deps } from "../../deps.ts";
-import { Errors } from "../../errors.ts";
+import { Errors, validation } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, type Publication } from "../publish/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import { withDefaults, type Settings } from "./groups.ts";
-import { mergeSettings } from "./merge.ts";
+import { GROUP_NAMES, withDefaults, type Settings } from "./groups.ts";
+import { API_RULES, mergeSettings, type MergeRules } from "./merge.ts";
 import * as repo from "./repo.ts";
 import type { DeployVersionRow } from "./repo.ts";
 import { assertValidSettings } from "./validation.ts";
+import { assertDeclaredUserEvents } from "./user-events.ts";
 
 export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
 
+/**
+ * Who writes: the application API may set the groups SPEC.md's rule 3 leaves it
+ * and merges lists by index (rule 2); the operator API (the dashboard's backend)
+ * every group, the five included, and replaces lists whole. Both validate and
+ * publish the same way.
+ */
+export type Writer = "api" | "operator";
+const OPERATOR_RULES: MergeRules = { writable: GROUP_NAMES, wholeLists: true };
+const rulesOf = (writer: Writer): MergeRules => (writer === "operator" ? OPERATOR_RULES : API_RULES);
+
+/**
+ * A draft or deploy body: a JSON object of option groups (TypeBox lets an array
+ * through an open object schema), with an optional `_version_label` on deploy.
+ */
+export function settingsPayload(body: unknown, kind: "draft" | "deploy"): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validation({ body: ["The body must be a JSON object of option groups."] });
+  const label = (body as Record<string, unknown>)._version_label;
+  if (kind === "deploy" && label !== undefined && label !== null && (typeof label !== "string" || label.length > 255)) {
+    throw validation({ _version_label: ["The _version_label must be a string of at most 255 characters."] });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Rule 4's validation plus what the registry cannot see alone (custom events must be declared). */
+async function validate(tx: TxSql, workspaceId: number, settings: Settings): Promise<void> {
+  assertValidSettings(settings);
+  await assertDeclaredUserEvents(tx, workspaceId, settings);
+}
+
 /** Rules 1-5: merge over the live settings, validate, store as the pending draft. */
-export async function saveDraft(deps: Deps, workspaceId: number, videoId: number, payload: Record<string, unknown>): Promise<Settings> {
+export async function saveDraft(deps: Deps, workspaceId: number, videoId: number, payload: Record<string, unknown>, writer: Writer = "api"): Promise<Settings> {
   return deps.sql.begin(async (tx) => {
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     // Merged over live (as deploy is, rule 6), so deploying the same payload publishes exactly this draft.
-    const merged = mergeSettings(row.settings, payload);
-    assertValidSettings(merged);
+    const merged = mergeSettings(row.settings, payload, rulesOf(writer));
+    await validate(tx, workspaceId, merged);
     await repo.saveDraft(tx, row.id, merged);
     return merged;
   });
@@ -104,13 +134,14 @@ export async function deploy(
   workspaceId: number,
   videoId: number,
   payload: Record<string, unknown>,
+  writer: Writer = "api",
 ): Promise<{ video: VideoRow; version: DeployVersionRow }> {
   const label = typeof payload._version_label === "string" ? payload._version_label : null;
   return inDeployTransaction(deps, videoId, async (tx, track) => {
     const row = await repo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
-    const merged = mergeSettings(row.settings, payload);
-    assertValidSettings(merged);
+    const merged = mergeSettings(row.settings, payload, rulesOf(writer));
+    await validate(tx, workspaceId, merged);
     const live = await goLive(deps, tx, track, row, merged, label);
     // Rule 6: the pending draft goes whether or not it matched. A restore keeps it (the spec names deploy only).
     await repo.deleteDraft(tx, row.id);

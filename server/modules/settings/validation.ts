@@ -7,7 +7,8 @@
 import { FormatRegistry, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { validation, type ApiError } from "../../errors.ts";
-import { CSS_COLOR_FORMAT, OPTION_GROUPS, type Settings } from "./groups.ts";
+import { CSS_COLOR_FORMAT, CSS_SELECTOR_FORMAT, DATE_TIME_FORMAT, OPTION_GROUPS, WEB_URL_FORMAT, type Settings } from "./groups.ts";
+import { isCssSelector, isDateTime, isWebUrl } from "./formats.ts";
 
 // CSS Color Module Level 4 named colours, plus `transparent` and `currentcolor`.
 const NAMED_COLORS = new Set(
@@ -44,6 +45,9 @@ export function isCssColor(value: string): boolean {
 }
 
 FormatRegistry.Set(CSS_COLOR_FORMAT, isCssColor);
+FormatRegistry.Set(CSS_SELECTOR_FORMAT, isCssSelector);
+FormatRegistry.Set(WEB_URL_FORMAT, isWebUrl);
+FormatRegistry.Set(DATE_TIME_FORMAT, isDateTime);
 
 const SettingsSchema = Type.Object(Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, g.schema])), { additionalProperties: true });
 const check = TypeCompiler.Compile(SettingsSchema);
@@ -71,9 +75,39 @@ function describe(error: ErrorLike): string {
   return error.message.replace(/^Expected /, "must be ");
 }
 
+type Group = Record<string, unknown>;
+const on = (g: unknown): g is Group => typeof g === "object" && g !== null && (g as Group).enabled === true;
+const missing = (v: unknown) => v === undefined || v === null || v === "";
+
+/**
+ * Rules that tie one field to another (a schema checks each field alone): what
+ * an enabled group needs to act in the player. Run only on settings whose
+ * fields are each valid.
+ */
+function dependentErrors(settings: Settings): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const need = (field: string, when: string) => (errors[field] = [`The ${field} field is required when ${when}.`]);
+  if (on(settings.pitch_time_options) && missing(settings.pitch_time_options.time_s)) need("pitch_time_options.time_s", "pitch time is enabled");
+  if (on(settings.countdown_options) && missing(settings.countdown_options.ends_at)) need("countdown_options.ends_at", "the countdown is enabled");
+  const thumb = settings.thumbnail_options;
+  if (on(thumb) && thumb.mode === "custom" && missing(thumb.custom_url)) need("thumbnail_options.custom_url", "the thumbnail mode is custom");
+  const end = settings.end_screen_options;
+  if (on(end) && end.mode === "text" && missing(end.text) && missing(end.button_url)) need("end_screen_options.text", "the end screen mode is text");
+  const actions = settings.actions_options?.actions;
+  if (Array.isArray(actions))
+    actions.forEach((a: Group, i) => {
+      if ((a?.type === "redirect" || a?.type === "cta") && missing(a.url)) need(`actions_options.actions.${i}.url`, `the action is ${a.type}`);
+      if ((a?.trigger ?? "time") === "time" && missing(a?.time_s)) need(`actions_options.actions.${i}.time_s`, "the action runs at a time");
+    });
+  return errors;
+}
+
 /** The 422 for invalid merged settings, or undefined when they are valid. */
 export function settingsErrors(settings: Settings): ApiError | undefined {
-  if (check.Check(settings)) return undefined;
+  if (check.Check(settings)) {
+    const dependent = dependentErrors(settings);
+    return Object.keys(dependent).length ? validation(dependent) : undefined;
+  }
   const errors: Record<string, string[]> = {};
   for (const error of check.Errors(settings) as Iterable<ErrorLike>) {
     const field = fieldOf(error.path);

@@ -11,6 +11,8 @@ import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, U
 import * as videos from "./service.ts";
 import type { VideoRow } from "./repo.ts";
 import { playerConfig } from "../encoding/player-config.ts";
+import { withDefaults } from "../settings/groups.ts";
+import { TimedEventsRead, timedEventsOf } from "../settings/timed-events.ts";
 
 const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
 
@@ -167,21 +169,31 @@ export function videosModule(deps: Deps) {
     .get(
       "/videos/:video/embed",
       async ({ auth, params, query }) => {
-        const embed = videos.embedFor(config, await findForRead(auth.workspaceId, params.video));
+        const row = await findForRead(auth.workspaceId, params.video);
+        const embed = videos.embedFor(config, row);
         const plain = query.mode === "plain";
-        return { html: plain ? embed.plain_html : embed.html, mode: plain ? "plain" : "default", timed_events: [] as unknown[] };
+        return { html: plain ? embed.plain_html : embed.html, mode: plain ? "plain" : "default", timed_events: timedEventsOf(withDefaults(row.settings)) };
       },
       {
         scope: "videos:read",
         params: VideoParams,
         query: t.Object({ mode: t.Optional(t.String({ description: "`plain` for the plain-mode snippet" })) }),
-        detail: { summary: "Embed snippet", description: "`mode` says which snippet: `plain`, or `default` when not plain." },
-        response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: t.Array(t.Unknown()) }) },
+        detail: {
+          summary: "Embed snippet",
+          description:
+            "`mode` says which snippet: `plain`, or `default` when not plain. `timed_events` is the live `timed_events_options.events`, " +
+            "each entry completed with the player's defaults (`action` show, `persist` true).",
+        },
+        response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: TimedEventsRead }) },
       },
     )
     .get("/videos/:video/config", async ({ auth, params }) => playerConfig(deps, await findForRead(auth.workspaceId, params.video)), {
       scope: "videos:read",
       params: VideoParams,
-      detail: { summary: "Player configuration", description: "Per orientation `{w, h, padding, aspectRatio}`, or null when there is no media yet." },
+      detail: {
+        summary: "Player configuration",
+        description:
+          "Per orientation `{w, h, padding, aspectRatio}`, or null when there is no media yet. `timed_events_options` is the live timed events list, as `timed_events` of the embed.",
+      },
     });
 }

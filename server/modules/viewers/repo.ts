@@ -91,3 +91,14 @@ export async function markMilestone(sql: Sql, workspaceId: number, sessionCode: 
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND milestones_sent & ${bit} = 0 RETURNING viewer_id`;
   return rows.length > 0;
 }
+
+/**
+ * Moves a session, and its device, onto another viewer (the identity an email
+ * resolved to), so its later events and sales attribute to that viewer.
+ */
+export async function moveSession(sql: Sql, workspaceId: number, sessionCode: string, deviceId: string | null, viewerId: number): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`UPDATE viewer_sessions SET viewer_id = ${viewerId}, updated_at = now() WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode}`;
+    if (deviceId) await tx`UPDATE viewer_keys SET viewer_id = ${viewerId} WHERE workspace_id = ${workspaceId} AND kind = 'device' AND key = ${deviceId}`;
+  });
+}

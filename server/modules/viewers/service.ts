@@ -149,6 +149,29 @@ export async function linkKeys(deps: Deps, workspaceId: number, viewerId: number
 }
 
 /**
+ * A session tells who it is (a lead form's email): its viewer takes the
+ * identity keys that are new; when the identity already belongs to another
+ * viewer, the session and its device move to that viewer, so the session's
+ * later events and sales attribute to the identity. Returns the viewer the
+ * session belongs to now.
+ */
+export async function identifySession(
+  deps: Deps,
+  workspaceId: number,
+  session: { sessionCode: string; deviceId?: string; viewerId: number },
+  identity: ViewerKey[],
+): Promise<number> {
+  if (identity.length === 0) return session.viewerId;
+  await linkKeys(deps, workspaceId, session.viewerId, identity);
+  const owner = (await findKey(deps, workspaceId, identity[0]!.kind, identity[0]!.key)) ?? session.viewerId;
+  if (owner === session.viewerId) return owner;
+  await repo.moveSession(deps.sql, workspaceId, session.sessionCode, session.deviceId ?? null, owner);
+  deps.viewers.sessions.delete(`${workspaceId}:${session.sessionCode}`);
+  if (session.deviceId) deps.viewers.keys.delete(`${workspaceId}:${KeyKinds.device}:${session.deviceId}`);
+  return owner;
+}
+
+/**
  * SPEC.md "Custom events" rule 1: session_id, then device_id, then profile_id,
  * then identity (email / phone hashes, external_id); the first that resolves wins.
  */

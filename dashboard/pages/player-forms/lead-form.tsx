@@ -1,0 +1,37 @@
+import { Choices, fields, type GroupForm } from "./kit.tsx";
+
+const FIELDS: [string, string][] = [
+  ["first_name", "First name"],
+  ["last_name", "Last name"],
+  ["phone", "Phone"],
+];
+
+/** lead_form_options: the form shown inside the player at a time. */
+export const leadFormForm: GroupForm = {
+  group: "lead_form_options",
+  legend: "Lead form",
+  Form: (p) => {
+    const f = fields("lead_form_options", p);
+    const chosen: string[] = p.value.fields ?? ["email"];
+    return (
+      <>
+        {f.check("enabled", "Ask for the viewer's email")}
+        {f.num("time_s", "Show at (s)")}
+        {f.text("title", "Title")}
+        <Choices
+          path="lead_form_options.fields"
+          legend="Fields besides the email"
+          options={FIELDS}
+          chosen={chosen.filter((c) => c !== "email")}
+          onValue={(v) => p.set("fields", ["email", ...v])}
+          err={p.err("lead_form_options.fields")}
+        />
+        <div class="row item">
+          {f.text("button_text", "Button text")}
+          {f.text("skip_text", "Skip text")}
+        </div>
+        {f.check("skippable", "Viewers may skip it")}
+      </>
+    );
+  },
+};

@@ -1,0 +1,32 @@
+import { Choices, fields, type GroupForm } from "./kit.tsx";
+
+const NETWORKS: [string, string][] = [
+  ["facebook", "Facebook"],
+  ["x", "X"],
+  ["linkedin", "LinkedIn"],
+  ["whatsapp", "WhatsApp"],
+  ["telegram", "Telegram"],
+  ["reddit", "Reddit"],
+  ["pinterest", "Pinterest"],
+  ["email", "Email"],
+];
+
+/** share_options: share links for the page, one per network. */
+export const shareForm: GroupForm = {
+  group: "share_options",
+  legend: "Share buttons",
+  operator: true,
+  Form: (p) => (
+    <>
+      {fields("share_options", p).check("enabled", "Show share buttons")}
+      <Choices
+        path="share_options.networks"
+        legend="Networks"
+        options={NETWORKS}
+        chosen={p.value.networks ?? []}
+        onValue={(v) => p.set("networks", v)}
+        err={p.err("share_options.networks")}
+      />
+    </>
+  ),
+};

@@ -1,0 +1,40 @@
+/**
+ * The live timed events as `GET /videos/{id}/embed` (`timed_events`) and
+ * `GET /videos/{id}/config` (`timed_events_options`) answer them: SPEC.md's
+ * arrays, each entry completed with the defaults the player applies.
+ */
+import { t } from "elysia";
+import type { Settings } from "./groups.ts";
+
+/** The wire shape (OpenAPI). */
+export const TimedEventsRead = t.Array(
+  t.Object({
+    time_s: t.Number({ minimum: 0 }),
+    selector: t.Nullable(t.String({ description: "CSS selector of the page elements shown or hidden; null: the event only reaches the page API." })),
+    action: t.Union([t.Literal("show"), t.Literal("hide")]),
+    name: t.Nullable(t.String()),
+    persist: t.Boolean({ description: "A returning viewer on the same device gets the revealed state at load." }),
+  }),
+);
+
+export interface TimedEvent {
+  time_s: number;
+  selector: string | null;
+  action: "show" | "hide";
+  name: string | null;
+  persist: boolean;
+}
+
+export function timedEventsOf(settings: Settings): TimedEvent[] {
+  const events = settings.timed_events_options?.events;
+  if (!Array.isArray(events)) return [];
+  return events
+    .filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null && typeof e.time_s === "number")
+    .map((e) => ({
+      time_s: e.time_s as number,
+      selector: typeof e.selector === "string" ? e.selector : null,
+      action: e.action === "hide" ? "hide" : "show",
+      name: typeof e.name === "string" ? e.name : null,
+      persist: e.persist !== false,
+    }));
+}

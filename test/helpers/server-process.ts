@@ -1,0 +1,47 @@
+/**
+ * The real server as an operator runs it (`bun server/main.ts`) on embedded
+ * engines in a temp DATA_DIR and a free port, for browser tests that need the
+ * whole product: returns its origin, the admin key it generated, and a stop.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, until } from "./browser.ts";
+
+export async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+export interface ServerProcess {
+  base: string;
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(dir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // Embedded engines whatever the outer test run uses: no DATABASE_URL, CLICKHOUSE_URL, S3 or ADMIN_KEY.
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(DATABASE_URL|CLICKHOUSE_URL|REDIS_URL|ADMIN_KEY|PUBLIC_URL|S3_)/.test(k)) env[k] = v;
+  Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
+  const server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
+    cwd: ROOT,
+    env,
+    stdout: Bun.file(join(dir, "server.log")),
+    stderr: Bun.file(join(dir, "server.err")),
+  });
+  await until(async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
+  return {
+    base,
+    adminKey: readFileSync(join(dir, "data", "admin.key"), "utf8").trim(),
+    async stop() {
+      server.kill("SIGTERM");
+      const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
+      if (!exited) server.kill("SIGKILL");
+    },
+  };
+}
