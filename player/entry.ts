@@ -10,6 +10,7 @@ import { ctaCards } from "./features/cta-cards.ts";
 import { captions } from "./features/captions.ts";
 import { playlist } from "./features/playlist.ts";
 import { autoplay } from "./features/autoplay.ts";
+import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
 if (__FL_FEATURES__.captions) features.push(captions);
@@ -21,7 +22,11 @@ if (__FL_FEATURES__.autoplay) features.push(autoplay);
 
 // A variable argument keeps esbuild from resolving the (absolute) core URL at build time.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;
-load(__FL_CORE_URL__).then(
-  (core) => core.boot(__FL_CONFIG__, features),
-  (e) => console.warn("frameline: player core failed to load", e),
-);
+const boot = () =>
+  load(__FL_CORE_URL__).then(
+    (core) => core.boot(__FL_CONFIG__, features),
+    (e) => console.warn("frameline: player core failed to load", e),
+  );
+// While this video is the control of a split test, its embed serves the test (null otherwise: esbuild drops the branch).
+if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, { code: __FL_CONFIG__.video.code, boot });
+else boot();
