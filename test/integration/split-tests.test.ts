@@ -284,7 +284,12 @@ describe("serving", () => {
     ]);
     expect(rows.find((r) => r.video_code === videos[1]!.code && r.event_type === "load")).toMatchObject({ test: "", variation: "" });
     expect(rows.find((r) => r.event_type === "custom")).toMatchObject({ test: want[0], variation: want[1] });
-    expect(rows.filter((r) => r.event_type === "conversion").map((r) => [r.test, r.variation])).toEqual([want, ["external-7", "b"]]);
+    expect(
+      rows
+        .filter((r) => r.event_type === "conversion")
+        .map((r) => [r.test, r.variation])
+        .sort(),
+    ).toEqual([want, ["external-7", "b"]].sort());
 
     // The report counts the session in its variation, and the sale it is traced to (credited to another video).
     const report = (await t.call("GET", `/api/v1/split-tests/${st.id}/report`, { token: a.token })).body;
@@ -319,7 +324,9 @@ describe("serving", () => {
 
 describe("the winner rule on a play goal, with auto_promote", () => {
   test("declared once when the play rates differ significantly; then the winner is served to everyone", async () => {
-    const st = (await create(a, { name: "Thumbnail", variations: pair(4, 5), goal: "play", auto_promote: true })).body.split_test;
+    const fresh = [await t.createVideo(a, { title: "Thumbnail A" }), await t.createVideo(a, { title: "Thumbnail B" })];
+    const variations = fresh.map((v) => ({ video_id: v.id, weight: 50 }));
+    const st = (await create(a, { name: "Thumbnail", variations, goal: "play", auto_promote: true })).body.split_test;
     const [control, other] = st.variations;
     // The control's visitors press play 20 % of the time, the other variation's 60 %.
     const viewers = Array.from({ length: 360 }, newViewer);
@@ -361,4 +368,9 @@ test("unknown fields and a missing test on the events host", async () => {
   expect(unknown.body.error).toBe("INVALID_PAYLOAD");
   const missing = await t.call("POST", "/v1/split-test", { body: { workspace_code: a.code, split_test: crypto.randomUUID(), session_id: "x".repeat(32) } });
   expect(missing.status).toBe(404);
+  // Pages on other origins read the answer, errors included.
+  expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+  const preflight = await t.call("OPTIONS", "/v1/split-test", { headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" } });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
 });

@@ -10,7 +10,8 @@ import { errorResponses } from "../../http/openapi-docs.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
-import { browserRoute, clientIp, CORS_HEADERS, limit, perMinute, type SocketInfo } from "../events/http.ts";
+import { browserPreflight } from "../../http/cors.ts";
+import { browserRoute, clientIp, limit, perMinute, type SocketInfo } from "../events/http.ts";
 import { EventsError } from "../events/model.ts";
 import {
   AssignBody,
@@ -139,15 +140,7 @@ export function splitTestsModule(deps: Deps) {
 export function splitTestAssignModule(deps: Deps) {
   const ipRule = perMinute("collect_ip", deps.config.eventLimits.perIpPerMinute * 10);
   return new Elysia({ name: "frameline.split-test-assign", detail: { tags: ["Events host"] } } as never)
-    .options(
-      "/v1/split-test",
-      ({ set }) => {
-        Object.assign(set.headers, CORS_HEADERS);
-        set.status = 204;
-        return "";
-      },
-      { detail: { hide: true } },
-    )
+    .options("/v1/split-test", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/split-test",
       async ({ body, request, server }) => {
