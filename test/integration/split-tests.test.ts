@@ -6,7 +6,7 @@
  * `play` goal decided and promoted to everyone.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { ADMIN_KEY, testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { collect, inParallel, newViewer, served, type Viewer } from "../helpers/split-viewers.ts";
 import { loadConfig } from "../../server/config.ts";
 import { evaluateSplitTests } from "../../server/modules/split-tests/report.ts";
@@ -258,6 +258,12 @@ describe("serving", () => {
     const one = await t.call("POST", "/api/v1/conversions", { token: a.token, body: { video_code: videos[0]!.code, split_test_id: "7" } });
     expect(one.status).toBe(422);
     expect(one.body.errors).toHaveProperty("split_test_variation_id");
+    // A browser-fallback sale traced to the session carries it too (unverified: it counts nowhere).
+    await t.call("PUT", `/admin/v1/workspaces/${a.id}/integrations/shopify`, { token: ADMIN_KEY, body: { browser_fallback: true } });
+    const fallback = await t.call("POST", "/v1/conversion", {
+      body: { workspace_code: a.code, integration: "shopify", order_id: `q-${viewer.session}`, value: 99, session_id: viewer.session },
+    });
+    expect(fallback.status).toBe(200);
     // A sale of a session that was not served a variation is not attributed.
     const plain = await t.call("POST", "/api/v1/conversions", { token: a.token, body: { video_code: videos[0]!.code, session_code: newViewer().session } });
     expect(plain.body.attributed_to_split_test).toBe(false);
@@ -267,6 +273,7 @@ describe("serving", () => {
     expect(ledger.map((r) => [r.conversion_id, r.split_test_id, r.split_test_variation_id])).toEqual([
       [`o-${viewer.session}`, String(st.id), String(s.variation_id)],
       [`p-${viewer.session}`, "external-7", "b"],
+      [`q-${viewer.session}`, String(st.id), String(s.variation_id)],
     ]);
 
     const rows = await (

@@ -174,6 +174,7 @@ export async function recordBrowser(
   if (!integration.browser_fallback) return "fallback_disabled";
 
   const session = body.session_id ? await viewers.findSession(deps, workspaceId, body.session_id) : undefined;
+  const split = viewers.splitStampOf(session);
   const video = body.video_code ? await viewers.videoByCode(deps, workspaceId, body.video_code) : undefined;
   const id = dedupKey(body.integration, body.order_id);
   const ws = workspaceId;
@@ -196,8 +197,9 @@ export async function recordBrowser(
     customerName: body.customer_name ?? null,
     data: body.properties ?? {},
     isTest: body.is_test ?? false,
-    splitTestId: null,
-    splitTestVariationId: null,
+    // The split-test variation its session was served, as a verified sale's.
+    splitTestId: split?.split_test_id ?? null,
+    splitTestVariationId: split?.split_test_variation_id ?? null,
     occurredAt: new Date(deps.clock.now()),
   });
   return { id, attributed: session !== undefined };

@@ -5,8 +5,7 @@
  * declares a winner once (`split_test.winner_declared`). Knows nothing of HTTP.
  */
 import type { Deps } from "../../deps.ts";
-import { groupMetrics, type MetricsRow, metricsSql } from "../analytics/metrics.ts";
-import { maskPlan } from "../analytics/overview.ts";
+import { groupMetrics, type MaskPlan, type MetricsRow, metricsSql } from "../analytics/metrics.ts";
 import * as q from "../analytics/queries.ts";
 import { resolveWindow, type Window, type WindowQuery } from "../analytics/service.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
@@ -33,19 +32,19 @@ export function armOf(goal: Goal, row: MetricsRow | undefined): Arm {
 
 const keyOf = (t: SplitTestWithVariations, v: VariationRow) => `${t.id}:${v.id}`;
 
-interface Measured {
-  rows: Map<string, MetricsRow>;
-  durations: Set<number>;
-}
+/**
+ * The share of the video watched is not part of the report, so the masks are the
+ * stored ones whatever they hold (no duration query; metrics.ts MaskPlan).
+ */
+const NO_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 /** The metrics rows of the test's sessions in the window, by `<test>:<variation>` (and `|<date>` when daily). */
-async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily: boolean): Promise<Measured> {
+async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily: boolean): Promise<Map<string, MetricsRow>> {
   const videoIds = [...new Set(t.variations.flatMap((v) => (v.video_id === null ? [] : [v.video_id])))];
-  if (videoIds.length === 0) return { rows: new Map(), durations: new Set() };
+  if (videoIds.length === 0) return new Map();
   const scope: q.Scope = { workspaceId: t.workspace_id, videoIds, start: w.start, end: w.end, tz: w.tz };
-  const masks = await maskPlan(deps, scope);
-  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "split_test", daily }, masks));
-  return { rows: new Map(rows.map((r) => [r.g ?? "", r])), durations: new Set(masks.durations.keys()) };
+  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "split_test", daily }, NO_MASKS));
+  return new Map(rows.map((r) => [r.g ?? "", r]));
 }
 
 const round = (v: number | null | undefined, places = 4) => (v === null || v === undefined ? null : q.round(v, places));
@@ -57,12 +56,12 @@ export async function splitTestReport(deps: Deps, workspaceId: number, id: numbe
   const w = resolveWindow(deps.clock.now(), { ...query, from: query.from ?? (query.to === undefined || query.to >= created ? created : undefined) }, 30);
   const goal = t.goal as Goal;
   const [totals, days] = await Promise.all([measure(deps, t, w, false), measure(deps, t, w, true)]);
-  const arms = t.variations.map((v) => armOf(goal, totals.rows.get(keyOf(t, v))));
+  const arms = t.variations.map((v) => armOf(goal, totals.get(keyOf(t, v))));
   const decision = decide(arms);
   const controlArm = arms[0]!;
   const variations = t.variations.map((v, i) => {
-    const row = totals.rows.get(keyOf(t, v));
-    const m = groupMetrics(row, v.video_id !== null && totals.durations.has(v.video_id));
+    const row = totals.get(keyOf(t, v));
+    const m = groupMetrics(row, false);
     const arm = arms[i]!;
     const vs = i === 0 ? undefined : compare(controlArm, arm);
     return {
@@ -110,7 +109,7 @@ export async function splitTestReport(deps: Deps, workspaceId: number, id: numbe
       declared_variation_id: t.declared_variation_id,
       declared_at: t.declared_at?.toISOString() ?? null,
     },
-    series: seriesOf(t, goal, days.rows),
+    series: seriesOf(t, goal, days),
   };
 }
 
@@ -140,7 +139,7 @@ export async function evaluateSplitTest(deps: Deps, t: SplitTestWithVariations):
   const w = resolveWindow(deps.clock.now(), { from: t.created_at.toISOString().slice(0, 10) }, 0);
   const goal = t.goal as Goal;
   const totals = await measure(deps, t, w, false);
-  const arms = t.variations.map((v) => armOf(goal, totals.rows.get(keyOf(t, v))));
+  const arms = t.variations.map((v) => armOf(goal, totals.get(keyOf(t, v))));
   const { winner } = decide(arms);
   if (winner === undefined) return undefined;
   const won = t.variations[winner]!;
