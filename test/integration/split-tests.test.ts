@@ -178,6 +178,29 @@ describe("create, read, list", () => {
   });
 });
 
+test("the report's window: from the day the test was created to today by default; bad dates and zones are 422", async () => {
+  const st = (await create(a, { name: "Window", variations: pair(0, 1), goal: "cta_click" })).body.split_test;
+  const today = new Date().toISOString().slice(0, 10);
+  const report = await t.call("GET", `/api/v1/split-tests/${st.id}/report`, { token: a.token });
+  expect(report.status).toBe(200);
+  expect(report.body).toMatchObject({ split_test_id: st.id, goal: "cta_click", from: st.created_at.slice(0, 10), to: today, tz: "UTC", series: [] });
+  expect(report.body.variations.map((v: any) => [v.variation_id, v.impressions, v.goal.trials, v.goal.rate])).toEqual(
+    st.variations.map((v: any) => [v.id, 0, 0, null]),
+  );
+  expect(report.body.decision).toMatchObject({ sample_reached: false, leader_variation_id: null, significant: false });
+  for (const [query, field] of [
+    ["from=2026-13-01", "from"],
+    ["to=yesterday", "to"],
+    ["from=2026-02-02&to=2026-02-01", "to"],
+    ["tz=Mars/Olympus", "tz"],
+  ]) {
+    const bad = await t.call("GET", `/api/v1/split-tests/${st.id}/report?${query}`, { token: a.token });
+    expect({ query, status: bad.status }).toEqual({ query, status: 422 });
+    expect(bad.body.errors).toHaveProperty(field!);
+  }
+  await t.call("POST", `/api/v1/split-tests/${st.id}/end`, { token: a.token, body: { winner_variation_id: st.variations[0].id } });
+});
+
 describe("serving", () => {
   test("by weight and sticky per device; paused serves the control; resumed the same variations; ended the winner to everyone", async () => {
     const st = (await create(a, { name: "States", variations: pair(2, 3), goal: "play" })).body.split_test;

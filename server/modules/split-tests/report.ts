@@ -7,7 +7,7 @@
 import type { Deps } from "../../deps.ts";
 import { groupMetrics, type MaskPlan, type MetricsRow, metricsSql } from "../analytics/metrics.ts";
 import * as q from "../analytics/queries.ts";
-import { resolveWindow, type Window, type WindowQuery } from "../analytics/service.ts";
+import { canonicalTimeZone, resolveWindow, type Window, type WindowQuery } from "../analytics/service.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Goal, Report } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -47,12 +47,16 @@ async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily:
   return new Map(rows.map((r) => [r.g ?? "", r]));
 }
 
+/** YYYY-MM-DD of an instant in a time zone. */
+const localDate = (at: Date, tz: string) => new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+
 const round = (v: number | null | undefined, places = 4) => (v === null || v === undefined ? null : q.round(v, places));
 
 /** GET /split-tests/{id}/report: per variation, the goal's statistics against the control, and the goal per day. */
 export async function splitTestReport(deps: Deps, workspaceId: number, id: number | undefined, query: WindowQuery): Promise<Report> {
   const t = await getSplitTest(deps, workspaceId, id);
-  const created = t.created_at.toISOString().slice(0, 10);
+  // The day the test was created, in the report's time zone (an unknown zone is resolveWindow's 422).
+  const created = localDate(t.created_at, canonicalTimeZone(query.tz || "UTC") ?? "UTC");
   const w = resolveWindow(deps.clock.now(), { ...query, from: query.from ?? (query.to === undefined || query.to >= created ? created : undefined) }, 30);
   const goal = t.goal as Goal;
   const [totals, days] = await Promise.all([measure(deps, t, w, false), measure(deps, t, w, true)]);
