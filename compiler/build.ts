@@ -8,17 +8,21 @@ import * as esbuild from "esbuild";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { flagDefines, type FeatureFlags } from "./flags.ts";
+import type { SplitTestEmbed } from "../player/split-test.ts";
 
 export interface PlayerSources {
   /** Per-video entry source (default player/entry.ts). */
   entry: string;
   /** Shared core source (default player/core.ts). */
   core: string;
+  /** A split test's own snippet script (default player/split-test-entry.ts). */
+  splitTest?: string;
 }
 
 export const DEFAULT_SOURCES: PlayerSources = {
   entry: resolve(import.meta.dir, "..", "player", "entry.ts"),
   core: resolve(import.meta.dir, "..", "player", "core.ts"),
+  splitTest: resolve(import.meta.dir, "..", "player", "split-test-entry.ts"),
 };
 
 export interface OutputFile {
@@ -93,21 +97,33 @@ export async function coreFor(corePath: string): Promise<CoreBuild> {
   return entry.build;
 }
 
-/** Builds one video's entry: an IIFE with its config, core URL and feature flags (compiler/flags.ts) baked in. */
-export async function buildEntry(entryPath: string, config: unknown, coreUrl: string, flags: Partial<FeatureFlags>): Promise<Uint8Array> {
-  const result = await esbuild.build({
-    entryPoints: [entryPath],
-    bundle: true,
-    format: "iife",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-    define: {
-      __FL_CONFIG__: JSON.stringify(config),
-      __FL_CORE_URL__: JSON.stringify(coreUrl),
-      ...flagDefines(flags),
-    },
+/**
+ * Builds one video's entry: an IIFE with its config, core URL and feature flags
+ * (compiler/flags.ts) baked in, and the split test it is the control of (null:
+ * none, and the split-test code drops out).
+ */
+export async function buildEntry(
+  entryPath: string,
+  config: unknown,
+  coreUrl: string,
+  flags: Partial<FeatureFlags>,
+  splitTest: SplitTestEmbed | null = null,
+): Promise<Uint8Array> {
+  return buildIife(entryPath, {
+    __FL_CONFIG__: JSON.stringify(config),
+    __FL_CORE_URL__: JSON.stringify(coreUrl),
+    __FL_SPLIT_TEST__: JSON.stringify(splitTest),
+    ...flagDefines(flags),
   });
+}
+
+/** Builds a split test's own snippet script with the test baked in. */
+export async function buildSplitTestEntry(entryPath: string, splitTest: SplitTestEmbed): Promise<Uint8Array> {
+  return buildIife(entryPath, { __FL_SPLIT_TEST__: JSON.stringify(splitTest) });
+}
+
+async function buildIife(entryPath: string, define: Record<string, string>): Promise<Uint8Array> {
+  const result = await esbuild.build({ entryPoints: [entryPath], bundle: true, format: "iife", minify: true, write: false, logLevel: "silent", define });
   const out = result.outputFiles[0];
   if (!out) throw new Error("esbuild produced no entry file");
   return out.contents;

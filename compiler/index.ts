@@ -12,7 +12,8 @@
  */
 import { createHash } from "node:crypto";
 import type { BlobStore } from "../server/storage/blob/index.ts";
-import { buildEntry, coreFor, type OutputFile, type PlayerSources } from "./build.ts";
+import { buildEntry, buildSplitTestEntry, coreFor, DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
+import type { SplitTestEmbed } from "../player/split-test.ts";
 import type { PlayerConfig } from "./config.ts";
 import type { FeatureFlags } from "./flags.ts";
 import { pushEntry, pushImmutable, type EntryPush } from "./push.ts";
@@ -21,9 +22,13 @@ export { DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts
 export { playerConfig, playlistCodes, type ItemMedia, type PlayerConfig } from "./config.ts";
 export { featureFlags, type FeatureFlags } from "./flags.ts";
 export type { EntryPush } from "./push.ts";
+export type { SplitTestEmbed } from "../player/split-test.ts";
 
 /** The CDN key of a video's entry: stable, overwritten by every publish. */
 export const entryKey = (code: string) => `p/${code}.js`;
+
+/** The CDN key of a split test's own snippet script: stable. */
+export const splitTestKey = (code: string) => `s/${code}.js`;
 
 export interface CompileInput {
   config: PlayerConfig;
@@ -31,6 +36,8 @@ export interface CompileInput {
   sources: PlayerSources;
   /** The public URL of a core file's CDN key (`p/core-<hash>.js`): the entry imports the core from there. */
   coreUrl(key: string): string;
+  /** The split test this video is the control of while the test is not ended: its embed then serves the test. */
+  splitTest?: SplitTestEmbed | null;
 }
 
 export interface CompiledPlayer {
@@ -46,13 +53,23 @@ export interface CompiledPlayer {
 /** Builds a video's entry around the shared core (built once per process per source content). Throws when esbuild fails. */
 export async function compilePlayer(input: CompileInput): Promise<CompiledPlayer> {
   const core = await coreFor(input.sources.core);
-  const entry = await buildEntry(input.sources.entry, input.config, input.coreUrl(`p/${core.coreFile}`), input.flags);
+  const entry = await buildEntry(input.sources.entry, input.config, input.coreUrl(`p/${core.coreFile}`), input.flags, input.splitTest ?? null);
   return {
     entryKey: entryKey(input.config.video.code),
     entry,
     core: core.files,
     versionHash: createHash("sha256").update(entry).digest("hex").slice(0, 16),
   };
+}
+
+/**
+ * Builds a split test's own snippet script (`s/<test code>.js`) and pushes it to
+ * every target, all or nothing. It asks the events host which variation to play,
+ * so it never changes while the test lives.
+ */
+export async function publishSplitTest(targets: BlobStore[], splitTest: SplitTestEmbed, sources: PlayerSources): Promise<EntryPush> {
+  const bytes = await buildSplitTestEntry(sources.splitTest ?? DEFAULT_SOURCES.splitTest!, splitTest);
+  return pushEntry(targets, splitTestKey(splitTest.code), bytes);
 }
 
 /**

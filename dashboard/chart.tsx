@@ -27,7 +27,13 @@ export function Chart(props: ChartProps) {
       scales: {
         x: {
           time: !!props.xTime,
-          ...(props.series.some((s) => s.bars) ? { range: (_u: uPlot, min: number, max: number) => [min - 43_200, max + 43_200] as uPlot.Range.MinMax } : {}),
+          // A single day gets the same room around it (uPlot stretches a lone time value over a thousand days).
+          ...(props.series.some((s) => s.bars) || (props.xTime && props.data[0].length === 1)
+            ? {
+                range: (_u: uPlot, min: number, max: number) =>
+                  (props.data[0].length === 1 ? [props.data[0][0]! - 43_200, props.data[0][0]! + 43_200] : [min - 43_200, max + 43_200]) as uPlot.Range.MinMax,
+              }
+            : {}),
         },
         y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] },
       },

@@ -15,6 +15,8 @@ import { PlayerSettings } from "./pages/player-settings.tsx";
 import { Analytics, AnalyticsPicker } from "./pages/analytics.tsx";
 import { Home } from "./pages/home.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
+import { SplitTests } from "./pages/split-tests.tsx";
+import { SplitTestPage } from "./pages/split-test.tsx";
 import { useEffect } from "preact/hooks";
 
 function Redirect({ to }: { to: string }) {
@@ -26,6 +28,7 @@ const NAV = [
   { href: "/home", label: "Home" },
   { href: "/videos", label: "Videos" },
   { href: "/analytics", label: "Analytics" },
+  { href: "/split-tests", label: "Split tests" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/settings/tokens", label: "Settings" },
 ];
@@ -88,6 +91,8 @@ function App() {
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
   else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} />;
   else if (path === "/analytics") page = <AnalyticsPicker />;
+  else if (path === "/split-tests") page = <SplitTests />;
+  else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;
   else if (path === "/webhooks") page = <Webhooks />;
   else if ((m = match("/settings/:tab", path))) page = <Settings tab={m.tab} />;
   else if (path === "/settings") return <Redirect to="/settings/tokens" />;

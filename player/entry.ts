@@ -25,6 +25,7 @@ import { sticky } from "./features/sticky.ts";
 import { exitIntent } from "./features/exit-intent.ts";
 import { countdown } from "./features/countdown.ts";
 import { userEvents } from "./features/user-events.ts";
+import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
 if (__FL_FEATURES__.captions) features.push(captions);
@@ -51,7 +52,11 @@ if (__FL_FEATURES__.autoplay) features.push(autoplay);
 
 // A variable argument keeps esbuild from resolving the (absolute) core URL at build time.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;
-load(__FL_CORE_URL__).then(
-  (core) => core.boot(__FL_CONFIG__, features),
-  (e) => console.warn("frameline: player core failed to load", e),
-);
+const boot = () =>
+  load(__FL_CORE_URL__).then(
+    (core) => core.boot(__FL_CONFIG__, features),
+    (e) => console.warn("frameline: player core failed to load", e),
+  );
+// While this video is the control of a split test, its embed serves the test (null otherwise: esbuild drops the branch).
+if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, { code: __FL_CONFIG__.video.code, boot });
+else boot();

@@ -26,6 +26,7 @@ import { trackerModule } from "./modules/events/tracker-route.ts";
 import { webhooksModule } from "./modules/webhooks/index.ts";
 import { automationModule } from "./modules/automation/index.ts";
 import { dashboardModule } from "./modules/dashboard/index.ts";
+import { splitTestAssignModule, splitTestsModule } from "./modules/split-tests/index.ts";
 
 const SCALAR_BUNDLE = join(import.meta.dir, "..", "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
@@ -45,7 +46,8 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(uploadsModule(deps))
     .use(analyticsModule(deps))
     .use(adSpendModule(deps))
-    .use(exportsModule(deps));
+    .use(exportsModule(deps))
+    .use(splitTestsModule(deps));
 
   return (
     new Elysia()
@@ -93,6 +95,7 @@ export function createApp(deps: Deps, options: AppOptions) {
       .use(ingestAdminModule(deps, options.adminKey))
       .use(eventsModule(deps))
       .use(browserConversionModule(deps))
+      .use(splitTestAssignModule(deps))
       .use(trackerModule())
       .use(mediaModule(deps))
       .use(dashboardModule(deps))

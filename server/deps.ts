@@ -21,6 +21,8 @@ import { Signal } from "./lib/signal.ts";
 import { ViewerCaches } from "./modules/viewers/service.ts";
 import { CustomEventState } from "./modules/events/service.ts";
 import type { SummaryCache } from "./modules/analytics/service.ts";
+import type { SplitTestWithVariations } from "./modules/split-tests/repo.ts";
+import { TtlCache } from "./lib/ttl-cache.ts";
 
 /** A backstop only: every write evicts at once. */
 const VIDEO_CACHE_TTL_MS = 5_000;
@@ -61,6 +63,8 @@ export interface Deps {
   customEvents: CustomEventState;
   /** Analytics summaries, each computed at most once a minute. */
   summaries: SummaryCache;
+  /** Split tests by public code, for the events host's assignments (a few seconds; changes here evict at once). */
+  splitTests: TtlCache<SplitTestWithVariations | null>;
   /** In-process wake-ups of the job runners: work queued here starts at once; other processes poll. */
   wake: { encoder: Signal; exports: Signal };
   /** True when this process owns the only copy of its state (PGlite, chDB). */
@@ -178,6 +182,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     viewers: new ViewerCaches(now),
     customEvents: new CustomEventState(sql),
     summaries: new Map(),
+    splitTests: new TtlCache(10_000, now),
     wake: { encoder: new Signal(), exports: new Signal() },
     embedded: !config.databaseUrl,
     close() {

@@ -9,6 +9,13 @@ export const CORS_HEADERS = {
 /** A route hook (run before validation) that adds them to the answer. */
 export const withCors = ({ set }: { set: { headers: Record<string, string | number> } }): void => void Object.assign(set.headers, CORS_HEADERS);
 
+/** The answer to their preflight: 204 with the headers above. */
+export const browserPreflight = ({ set }: { set: { status?: number | string; headers: Record<string, string | number> } }): string => {
+  Object.assign(set.headers, CORS_HEADERS);
+  set.status = 204;
+  return "";
+};
+
 /**
  * CORS of the files customers' pages load from this process (`/media/*` HLS and
  * posters, `/cdn/*` player bundles): any origin, with what a player reads (ranges,

@@ -4,6 +4,7 @@ import { sweepIdempotencyKeys } from "../http/idempotency.ts";
 import { sweepEventDedup } from "../modules/events/service.ts";
 import { sweepExpiredExports } from "../modules/exports/service.ts";
 import { sweepExpiredUploads } from "../modules/uploads/service.ts";
+import { evaluateSplitTests } from "../modules/split-tests/report.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startSweeper } from "./sweeper.ts";
@@ -18,6 +19,8 @@ export function startWorkers(deps: Deps): () => Promise<void> {
       upload_sessions: sweepExpiredUploads,
       // Exports past their retention go, file first.
       exports: sweepExpiredExports,
+      // The split-test winner rule, over every running test without a winner (at most a minute late).
+      split_tests: evaluateSplitTests,
     }),
     startWebhookDeliverer(deps),
     startEncoder(deps),

@@ -77,6 +77,8 @@ export interface TestAppOptions {
   sql?: Sql;
   /** Compile the fixture player instead of the real one. */
   fixturePlayer?: boolean;
+  /** The origin the app's URLs name (default BASE): a test serving the app on a real port gives that port's. */
+  publicUrl?: string;
 }
 
 export function caller(app: { handle(request: Request): Promise<Response> }): Call {
@@ -100,8 +102,9 @@ export function caller(app: { handle(request: Request): Promise<Response> }): Ca
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const engines = await getEngines();
+  const origin = options.publicUrl ?? BASE;
   const config: Config = {
-    ...loadConfig({ DATA_DIR: engines.tmp, PUBLIC_URL: BASE, LOG_LEVEL: "error" }),
+    ...loadConfig({ DATA_DIR: engines.tmp, PUBLIC_URL: origin, LOG_LEVEL: "error" }),
     ...(options.fixturePlayer ? { playerSources: FIXTURE_PLAYER } : {}),
     ...options.config,
   };
@@ -111,9 +114,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     ch: engines.ch,
     clock: options.clock,
     blobs: {
-      media: createFsBlobStore(join(dir, "media"), { publicBaseUrl: `${BASE}/media` }),
-      cdnA: createFsBlobStore(join(dir, "cdn-a"), { publicBaseUrl: `${BASE}/cdn` }),
-      cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${BASE}/cdn` }),
+      media: createFsBlobStore(join(dir, "media"), { publicBaseUrl: `${origin}/media` }),
+      cdnA: createFsBlobStore(join(dir, "cdn-a"), { publicBaseUrl: `${origin}/cdn` }),
+      cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${origin}/cdn` }),
     },
   });
   const app = createApp(deps, { adminKey: ADMIN_KEY });

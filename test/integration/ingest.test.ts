@@ -199,7 +199,12 @@ describe("tables", () => {
     const byName = new Map(tables.map((row) => [row.name, row]));
     expect(byName.get("events")!.dependencies_table).toEqual([]);
     expect(byName.get("player_events")!.engine).toBe("Null");
-    expect([...byName.get("player_events")!.dependencies_table].sort()).toEqual(["analytics_session_slots_from_player_events", "player_events_to_events"]);
+    // The split-test view (0008_split_tests.sql) also keeps the slots: the variation a session was served.
+    expect([...byName.get("player_events")!.dependencies_table].sort()).toEqual([
+      "analytics_session_slots_from_player_events",
+      "analytics_session_slots_split_tests",
+      "player_events_to_events",
+    ]);
     expect(byName.has("analytics_session_slots_mv")).toBe(false);
 
     const session = "slots-" + crypto.randomUUID();

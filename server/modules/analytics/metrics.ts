@@ -2,8 +2,8 @@
  * The seller metrics of definitions.ts ("Seller overview") as SQL over the per-session
  * rows of `analytics_session_slots` (0006_seller_analytics.sql) and the deduplicated
  * sales, grouped by any key of a session: its video (the overview, the workspace
- * overview, the overview export) or a dimension of the breakdowns (source, device, ...;
- * a split-test variation can be one more). Every value travels in `query_params`.
+ * overview, the overview export), a dimension of the breakdowns (source, device, ...) or
+ * the split-test variation it was served. Every value travels in `query_params`.
  *
  * One query per read (`metricsSql`, one row per group); `groupMetrics` turns a row, with
  * the ad spend, into the wire shape.
@@ -29,8 +29,21 @@ export const DIMENSIONS = {
 export type Dimension = keyof typeof DIMENSIONS;
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 
-/** A group key: the session's video, or one of its dimensions. */
-export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension };
+/**
+ * A group key: the session's video, one of its dimensions, or the split-test variation it
+ * was served (`<test id>:<variation id>`, 0008_split_tests.sql; with `daily`, `|` and the
+ * local date of its first slot). Grouped by variation, a session's sales are those traced
+ * to it whichever of the test's videos they credit.
+ */
+export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension } | { kind: "split_test"; daily: boolean };
+
+function groupSql(group: Exclude<GroupBy, { kind: "video" }>): string {
+  if (group.kind === "dimension") return DIMENSIONS[group.dimension];
+  return group.daily ? "concat(max(split_test), '|', toString(toDate(min(slot), {tz:String})))" : "max(split_test)";
+}
+
+/** How a sale finds its session: by video and session, or (a split test's variations) by session alone. */
+const saleKeyOf = (group: GroupBy, session: string) => (group.kind === "split_test" ? `sipHash64(${session})` : `sipHash64(video_id, ${session})`);
 
 /** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
 export interface MaskPlan {
@@ -47,7 +60,7 @@ export interface MaskPlan {
  * video and session: much cheaper than a join).
  */
 function sessionsSql(group: GroupBy, masks: MaskPlan): string {
-  const g = group.kind === "video" ? "" : `${DIMENSIONS[group.dimension]} AS g, `;
+  const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   const rowMask = masks.storedMasks ? "mask100" : `if(d > 0, ${rangeMaskSql("n", "d", "UInt128")}, toUInt128(0))`;
   const derived = masks.storedMasks
     ? ""
@@ -57,17 +70,17 @@ function sessionsSql(group: GroupBy, masks: MaskPlan): string {
     max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute, groupBitOr(cta_cards) AS cta,
     sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, max(startup_ms) AS startup,
     sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask,
-    transform(sipHash64(video_id, session_hash), sales.1, arrayEnumerate(sales.1), 0) AS sale_i
+    transform(${saleKeyOf(group, "session_hash")}, sales.1, arrayEnumerate(sales.1), 0) AS sale_i
   FROM (SELECT *${derived}, ${rowMask} AS row_mask FROM analytics_session_slots WHERE ${SLOT_WHERE})
   GROUP BY video_id, session_hash
   HAVING max(loaded) OR play OR auto`;
 }
 
 /** The scope's verified, non-test sales traced to a session: (keys, counts, orders per currency, revenue per currency). */
-const SALES_SCALAR = `(
+const salesScalar = (group: GroupBy) => `(
   SELECT (groupArray(k), groupArray(n), groupArray(orders), groupArray(revenue))
   FROM (
-    SELECT sipHash64(video_id, sale_hash) AS k, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+    SELECT ${saleKeyOf(group, "sale_hash")} AS k, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
     FROM (${SALES_BY_KEY})
     WHERE is_verified AND NOT is_test AND sale_hash != 0
     GROUP BY k
@@ -109,6 +122,9 @@ const METRICS: { name: string; agg: string; state?: string; merge: string }[] = 
   { name: "orders", agg: "sumMapIf(sales.3[sale_i], sale_i > 0)", merge: "sumMap" },
   { name: "revenue", agg: "sumMapIf(sales.4[sale_i], sale_i > 0)", merge: "sumMap" },
   { name: "played_orders", agg: "sumIf(sales.2[sale_i], play)", merge: "sum" },
+  // Per session, for the split-test goals (a session is one trial): played and bought; clicked a CTA card.
+  { name: "played_buyers", agg: "countIf(play AND sale_i > 0)", merge: "sum" },
+  { name: "cta_sessions", agg: "countIf(cta != 0)", merge: "sum" },
 ];
 
 const maskParams = (masks: MaskPlan) => {
@@ -127,7 +143,7 @@ const maskParams = (masks: MaskPlan) => {
 export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
   const g = group.kind === "video" ? "toString(video_id)" : "g";
   const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
-  const head = `WITH ${SALES_SCALAR} AS sales`;
+  const head = `WITH ${salesScalar(group)} AS sales`;
   if (top === undefined) {
     return {
       query: `${head}
@@ -194,6 +210,8 @@ export interface MetricsRow {
   orders: Record<string, number>;
   revenue: Record<string, number>;
   played_orders: number;
+  played_buyers: number;
+  cta_sessions: number;
 }
 
 /** Ad spend of a group in one currency (server/modules/ad-spend). */

@@ -72,7 +72,23 @@ export const TRIGGERS: readonly Trigger[] = [
     event: "split_test.winner_declared",
     label: "Split Test Winner Declared",
     description: "A split test between videos was decided.",
-    sample: { split_test_id: "st_42", winner_variation_id: "b", video: VIDEO, conversions: { a: 41, b: 74 }, decided_at: "2026-01-20T00:00:00.000Z" },
+    // The payload of server/modules/split-tests/report.ts `evaluateSplitTest`.
+    sample: {
+      split_test_id: 42,
+      name: "Headline test",
+      goal: "conversion",
+      winner_variation_id: 85,
+      video: VIDEO,
+      control_variation_id: 84,
+      method: "two-proportion z-test (pooled; Bonferroni across variations)",
+      confidence: 0.95,
+      variations: [
+        { variation_id: 84, video_id: 1041, trials: 612, successes: 37, rate: 0.0605 },
+        { variation_id: 85, video_id: 1042, trials: 598, successes: 71, rate: 0.1187 },
+      ],
+      auto_promoted: false,
+      decided_at: "2026-01-20T00:00:00.000Z",
+    },
   },
   {
     key: "cta_clicked",

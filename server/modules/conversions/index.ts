@@ -8,7 +8,8 @@ import { ApiError, Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
-import { browserRoute, clientIp, CORS_HEADERS, limit, perMinute, type SocketInfo } from "../events/http.ts";
+import { browserPreflight } from "../../http/cors.ts";
+import { browserRoute, clientIp, limit, perMinute, type SocketInfo } from "../events/http.ts";
 import { EventsError } from "../events/model.ts";
 import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
 import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
@@ -64,15 +65,7 @@ export function browserConversionModule(deps: Deps) {
   };
 
   return new Elysia({ name: "frameline.browser-conversion", detail: { tags: ["Events host"] } } as never)
-    .options(
-      "/v1/conversion",
-      ({ set }) => {
-        Object.assign(set.headers, CORS_HEADERS);
-        set.status = 204;
-        return "";
-      },
-      { detail: { hide: true } },
-    )
+    .options("/v1/conversion", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/conversion",
       async ({ body, request, server }) => {

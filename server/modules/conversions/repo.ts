@@ -3,7 +3,7 @@
  * (workspace, dedup_key). A browser row is inserted only when the key is new; a
  * verified postback inserts or upgrades the row, in either order of arrival.
  */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Sql } from "../../storage/postgres.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 
 export interface LedgerRow {
@@ -137,27 +137,4 @@ export interface IntegrationRow {
 export async function findIntegration(sql: Sql, workspaceId: number, name: string): Promise<IntegrationRow | undefined> {
   const [row]: [IntegrationRow?] = await sql`SELECT browser_fallback FROM integrations WHERE workspace_id = ${workspaceId} AND name = ${name}`;
   return row;
-}
-
-export async function splitTestDecided(sql: Sql | TxSql, workspaceId: number, splitTestId: string): Promise<boolean> {
-  return (await sql`SELECT 1 FROM split_test_winners WHERE workspace_id = ${workspaceId} AND split_test_id = ${splitTestId}`).length > 0;
-}
-
-/** Verified, non-test sales traced to a session, per variation (what decides a split test). */
-export async function tallySplitTest(sql: Sql | TxSql, workspaceId: number, splitTestId: string): Promise<{ variation: string; conversions: number }[]> {
-  return [
-    ...(await sql<{ variation: string; conversions: number }[]>`
-      SELECT split_test_variation_id AS variation, count(*)::int AS conversions FROM conversions
-      WHERE workspace_id = ${workspaceId} AND split_test_id = ${splitTestId}
-        AND verified AND NOT is_test AND session_code IS NOT NULL
-      GROUP BY split_test_variation_id`),
-  ];
-}
-
-/** False when another sale declared the winner first. */
-export async function insertSplitTestWinner(sql: Sql | TxSql, workspaceId: number, splitTestId: string, winner: string): Promise<boolean> {
-  const inserted = await sql`
-    INSERT INTO split_test_winners (workspace_id, split_test_id, winner_variation_id) VALUES (${workspaceId}, ${splitTestId}, ${winner})
-    ON CONFLICT DO NOTHING RETURNING split_test_id`;
-  return inserted.length > 0;
 }

@@ -12,7 +12,6 @@ import { e164, hex, normaliseEmail } from "../events/identity.ts";
 import * as viewers from "../viewers/service.ts";
 import type { BrowserConversionBody, ConversionBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { decideSplitTest } from "./split-test.ts";
 
 export interface ConversionReply {
   recorded: boolean;
@@ -58,6 +57,8 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
   const session = body.session_code ? await viewers.findSession(deps, workspaceId, body.session_code) : undefined;
   const conversionId = body.conversion_id ?? crypto.randomUUID();
   const customerEmailSha256 = emailHash(body.conversion_customer_email);
+  // Ids sent are kept (both or neither); without them the sale takes the split-test variation its session was served.
+  const split = body.split_test_id !== undefined ? undefined : viewers.splitStampOf(session);
 
   const { row, newlyVerified } = await repo.upsertVerified(
     deps.sql,
@@ -81,8 +82,8 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
       customerName: body.conversion_customer_name ?? null,
       data: body.conversion_data ?? {},
       isTest: body.is_test ?? false,
-      splitTestId: body.split_test_id ?? null,
-      splitTestVariationId: body.split_test_variation_id ?? null,
+      splitTestId: body.split_test_id ?? split?.split_test_id ?? null,
+      splitTestVariationId: body.split_test_variation_id ?? split?.split_test_variation_id ?? null,
       occurredAt,
     },
     (r) => ({
@@ -112,11 +113,6 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
     await deps.ingest.sales.add([conversionEvent(workspaceId, row)]);
     await repo.markEventWritten(deps.sql, row.id);
   }
-  if (newlyVerified && row.split_test_id && row.session_code && !row.is_test) {
-    await decideSplitTest(deps, workspaceId, row.split_test_id, video).catch((error) =>
-      deps.log.warn("split test decision failed", { split_test_id: row.split_test_id, error: String(error) }),
-    );
-  }
   if (session && customerEmailSha256) {
     await viewers.linkKeys(deps, workspaceId, session.viewer_id, [{ kind: viewers.KeyKinds.emailSha256, key: customerEmailSha256 }]).catch(() => {});
   }
@@ -124,7 +120,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
     recorded: newlyVerified || eventMissing,
     conversion_id: row.conversion_id,
     video_code: body.video_code,
-    // SPEC.md: without a session the sale is not traced to a split-test winner.
+    // SPEC.md: without a session the sale is not traced to a split-test winner (the rule: server/modules/split-tests/stats.ts).
     attributed_to_split_test: row.split_test_id !== null && row.split_test_variation_id !== null && row.session_code !== null,
   };
 }
@@ -178,6 +174,7 @@ export async function recordBrowser(
   if (!integration.browser_fallback) return "fallback_disabled";
 
   const session = body.session_id ? await viewers.findSession(deps, workspaceId, body.session_id) : undefined;
+  const split = viewers.splitStampOf(session);
   const video = body.video_code ? await viewers.videoByCode(deps, workspaceId, body.video_code) : undefined;
   const id = dedupKey(body.integration, body.order_id);
   const ws = workspaceId;
@@ -200,8 +197,9 @@ export async function recordBrowser(
     customerName: body.customer_name ?? null,
     data: body.properties ?? {},
     isTest: body.is_test ?? false,
-    splitTestId: null,
-    splitTestVariationId: null,
+    // The split-test variation its session was served, as a verified sale's.
+    splitTestId: split?.split_test_id ?? null,
+    splitTestVariationId: split?.split_test_variation_id ?? null,
     occurredAt: new Date(deps.clock.now()),
   });
   return { id, attributed: session !== undefined };

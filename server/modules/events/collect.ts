@@ -18,7 +18,9 @@
  * load, autoplay, pause, seek, watched (heartbeat), startup, rebuffer, error, timed_event and share_click are analytics only.
  * (An unmute is sent only for a muted autoplay, which it turns into a play.)
  *
- * The rows that start a view (load, autoplay, play) carry the viewer's device,
+ * Every row of a session served a split-test variation (on that variation's video)
+ * carries `split_test_id` and `split_test_variation_id` (0008_split_tests.sql keeps
+ * them per session). The rows that start a view (load, autoplay, play) carry the viewer's device,
  * browser, OS and country, derived here from the request (client.ts; the IP
  * is never stored); a load also carries the page and landing context the player
  * sends. The analytics view keeps them per session for the breakdowns.
@@ -63,14 +65,16 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
   const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
   if (workspaceId === undefined || !video) throw Errors.videoNotFound("No such video in this workspace.", { video_code: body.video_code });
 
-  const session = { sessionCode: body.session_id, deviceId: body.device_id };
-  const touched = await viewers.touchSession(deps, workspaceId, { ...session, profileId: body.profile_id, video });
+  const sessionKey = { sessionCode: body.session_id, deviceId: body.device_id };
+  const session = await viewers.touchSession(deps, workspaceId, { ...sessionKey, profileId: body.profile_id, video });
   // A lead form's email says who the viewer is: this batch and everything after it attribute to that identity.
-  const viewerId = await identifyLeads(deps, workspaceId, { ...session, viewerId: touched }, body.events);
+  const viewerId = await identifyLeads(deps, workspaceId, { ...sessionKey, viewerId: session.viewer_id }, body.events);
   const now = deps.clock.now();
   const context = body.events.some((e) => VIEW_STARTS.has(e.type)) ? clientContext(client.userAgent, client.ip) : undefined;
+  // The split-test variation this session was served, when this is that variation's video.
+  const split = viewers.splitStampOf(session, video.id);
   const rows: EventRow[] = [];
-  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context));
+  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context, split));
   await deps.ingest.playerEvents.add(rows);
 
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
@@ -122,9 +126,14 @@ function toRows(
   e: PlayerEvent,
   now: number,
   context: ClientContext | undefined,
+  split: viewers.SplitStamp | undefined,
 ): EventRow[] {
   const at = e.t === undefined ? now : Math.min(now, Math.max(now - HOUR, e.t));
   const properties = extraProperties(e);
+  // The server's record wins over anything the page sent under these names.
+  delete properties.split_test_id;
+  delete properties.split_test_variation_id;
+  if (split) Object.assign(properties, split);
   if (e.type === "load") for (const key of HOST_FIELDS) if (properties[key] !== undefined) properties[key] = normaliseHost(properties[key]);
   // The server's own reading of the request wins over anything the page sent under these names.
   if (context && VIEW_STARTS.has(e.type)) {

@@ -88,8 +88,6 @@ async function limitRemote(deps: Deps, checks: { key: string; rule: RateLimitRul
   for (const { key, rule } of checks) await consume(deps.rateLimits, key, rule, now);
 }
 
-export { CORS_HEADERS } from "../../http/cors.ts";
-
 export const perMinute = (name: string, limit: number): RateLimitRule => ({ name, limit, windowMs: 60_000 });
 
 /**

@@ -12,7 +12,8 @@ import { countAccepted } from "../../ingest/outcomes.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
 import { leadStatus } from "./leads.ts";
-import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
+import { browserPreflight, CORS_HEADERS } from "../../http/cors.ts";
+import { authorizeEvents, browserRoute, clientIp, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 
@@ -30,11 +31,6 @@ export function eventsModule(deps: Deps) {
   const workspaceRule = perMinute("events", eventLimits.perWorkspacePerMinute);
   const ipRule = perMinute("events_ip", eventLimits.perIpPerMinute);
   const collectRule = perMinute("collect_ip", eventLimits.perIpPerMinute * 10);
-  const preflight = ({ set }: { set: { status?: number | string; headers: Record<string, string | number> } }) => {
-    Object.assign(set.headers, CORS_HEADERS);
-    set.status = 204;
-    return "";
-  };
 
   return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
     .post(
@@ -75,7 +71,7 @@ export function eventsModule(deps: Deps) {
         },
       },
     )
-    .options("/v1/track", preflight, { detail: { hide: true } })
+    .options("/v1/track", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/track",
       async ({ body, request, set, server }) => {
@@ -110,7 +106,7 @@ export function eventsModule(deps: Deps) {
         response: { 200: CustomEventReply, 202: CustomEventReply, ...errors, 404: EventsError },
       },
     )
-    .options("/v1/collect", preflight, { detail: { hide: true } })
+    .options("/v1/collect", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/collect",
       async ({ body, request, server }) => {

@@ -224,7 +224,8 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
     watch_seconds: 0,
     video_time: 0,
     value: input.value ?? null,
-    properties: source === "browser" ? { ...properties, $source: "browser" } : properties,
+    // A session served a split-test variation: the event carries it (the server's record, over the sender's keys).
+    properties: { ...properties, ...(source === "browser" ? { $source: "browser" } : {}), ...sessionVideo?.splitTest },
     created_at: chTime(now),
     viewer_id: resolution?.viewerId ?? 0,
   };

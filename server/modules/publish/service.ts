@@ -17,13 +17,17 @@ import {
   featureFlags,
   playerConfig,
   playlistCodes,
+  publishSplitTest,
   pushPlayer,
   type EntryPush,
   type PlayerSources,
+  type SplitTestEmbed,
 } from "../../../compiler/index.ts";
 import { withDefaults, type Settings } from "../settings/groups.ts";
 import { lockVideo } from "../settings/repo.ts";
+import { liveTestOfControl } from "../split-tests/repo.ts";
 import type { VideoRow } from "../videos/repo.ts";
+import { scriptUrl } from "../videos/service.ts";
 import * as repo from "./repo.ts";
 
 type Db = Sql | TxSql;
@@ -45,9 +49,10 @@ function playerSources(deps: Pick<Deps, "config">): PlayerSources {
  */
 export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settings: Settings): Promise<Publication> {
   const flags = featureFlags(settings);
-  const [workspaceCode, itemMedia] = await Promise.all([
+  const [workspaceCode, itemMedia, splitTest] = await Promise.all([
     repo.workspaceCode(db, video.workspace_id),
     flags.playlist ? repo.itemMedia(db, video.workspace_id, playlistCodes(settings)) : Promise.resolve([]),
+    liveTestOfControl(db, video.workspace_id, video.id),
   ]);
   if (workspaceCode === undefined) throw new Error(`workspace ${video.workspace_id} not found`);
   const config = playerConfig({ video, workspaceCode, settings, flags, itemMedia, eventsUrl: deps.config.publicUrl });
@@ -56,9 +61,28 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     flags,
     sources: playerSources(deps),
     coreUrl: (key) => deps.blobs.cdnA.publicUrl(key) ?? `${deps.config.publicUrl}/cdn/${key}`,
+    // The control of a split test that is not ended: its embed serves the test.
+    splitTest: splitTest ? splitTestEmbed(deps, workspaceCode, splitTest.code, video.code) : null,
   });
   const push = await pushPlayer([deps.blobs.cdnA, deps.blobs.cdnB], player);
   return { versionHash: player.versionHash, rollback: push.rollback };
+}
+
+/** What a split test's scripts need to serve it (player/split-test.ts). */
+export function splitTestEmbed(deps: Pick<Deps, "config">, workspaceCode: string, testCode: string, controlCode: string): SplitTestEmbed {
+  return {
+    code: testCode,
+    workspace_code: workspaceCode,
+    events_url: deps.config.publicUrl,
+    control: { code: controlCode, script_url: scriptUrl(deps.config, controlCode) },
+  };
+}
+
+/** Builds a split test's own snippet script and pushes it to both targets (all or nothing). */
+export async function publishSplitTestScript(deps: Deps, db: Db, workspaceId: number, testCode: string, controlCode: string): Promise<EntryPush> {
+  const workspaceCode = await repo.workspaceCode(db, workspaceId);
+  if (workspaceCode === undefined) throw new Error(`workspace ${workspaceId} not found`);
+  return publishSplitTest([deps.blobs.cdnA, deps.blobs.cdnB], splitTestEmbed(deps, workspaceCode, testCode, controlCode), playerSources(deps));
 }
 
 /**

@@ -6,6 +6,19 @@ export interface SessionRow {
   device_id: string | null;
   video_id: number | null;
   video_code: string | null;
+  /** The split-test variation the session was served while its test ran, and that variation's video (0011_split_tests.sql). */
+  split_test_id: number | null;
+  split_test_variation_id: number | null;
+  split_test_video_id: number | null;
+}
+
+const SESSION_COLUMNS = "viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id";
+
+/** A session's split-test variation: set (the viewer was served it), cleared (null), or left as it is (undefined). */
+export interface SplitAssignment {
+  testId: number;
+  variationId: number;
+  videoId: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,7 +37,7 @@ export async function findVideoByCode(sql: Sql, workspaceId: number, code: strin
 
 export async function findSession(sql: Sql, workspaceId: number, sessionCode: string): Promise<SessionRow | undefined> {
   const [row]: [SessionRow?] = await sql`
-    SELECT viewer_id, device_id, video_id, video_code FROM viewer_sessions
+    SELECT ${sql.unsafe(SESSION_COLUMNS)} FROM viewer_sessions
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode}`;
   return row;
 }
@@ -37,19 +50,26 @@ export async function findKey(sql: Sql, workspaceId: number, kind: string, key: 
 
 /**
  * Creates the session (and its viewer, unless the device already has one) or
- * moves it to the video now playing. Returns the session's viewer.
+ * moves it to the video now playing; `split` sets or clears its split-test
+ * variation (undefined leaves it). Returns the session as stored.
  */
 export async function upsertSession(
   sql: Sql,
   workspaceId: number,
-  s: { sessionCode: string; deviceId: string | null; videoId: number | null; videoCode: string | null },
-): Promise<number> {
+  s: { sessionCode: string; deviceId: string | null; videoId: number | null; videoCode: string | null; split?: SplitAssignment | null },
+): Promise<SessionRow> {
+  const setSplit = s.split !== undefined;
+  const split = { test: s.split?.testId ?? null, variation: s.split?.variationId ?? null, video: s.split?.videoId ?? null };
   return sql.begin(async (tx) => {
-    const [existing]: [{ viewer_id: number }?] = await tx`
+    const [existing]: [SessionRow?] = await tx`
       UPDATE viewer_sessions SET video_id = COALESCE(${s.videoId}, video_id), video_code = COALESCE(${s.videoCode}, video_code),
-        device_id = COALESCE(device_id, ${s.deviceId}), updated_at = now()
-      WHERE workspace_id = ${workspaceId} AND session_code = ${s.sessionCode} RETURNING viewer_id`;
-    if (existing) return existing.viewer_id;
+        device_id = COALESCE(device_id, ${s.deviceId}),
+        split_test_id = CASE WHEN ${setSplit} THEN ${split.test}::bigint ELSE split_test_id END,
+        split_test_variation_id = CASE WHEN ${setSplit} THEN ${split.variation}::bigint ELSE split_test_variation_id END,
+        split_test_video_id = CASE WHEN ${setSplit} THEN ${split.video}::bigint ELSE split_test_video_id END,
+        updated_at = now()
+      WHERE workspace_id = ${workspaceId} AND session_code = ${s.sessionCode} RETURNING ${tx.unsafe(SESSION_COLUMNS)}`;
+    if (existing) return existing;
     let viewerId: number | undefined;
     if (s.deviceId) {
       const [device]: [{ viewer_id: number }?] = await tx`
@@ -60,12 +80,12 @@ export async function upsertSession(
       const [viewer]: [{ id: number }?] = await tx`INSERT INTO viewers (workspace_id) VALUES (${workspaceId}) RETURNING id`;
       viewerId = viewer!.id;
     }
-    const [row]: [{ viewer_id: number }?] = await tx`
-      INSERT INTO viewer_sessions (workspace_id, session_code, viewer_id, device_id, video_id, video_code)
-      VALUES (${workspaceId}, ${s.sessionCode}, ${viewerId}, ${s.deviceId}, ${s.videoId}, ${s.videoCode})
+    const [row]: [SessionRow?] = await tx`
+      INSERT INTO viewer_sessions (workspace_id, session_code, viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id)
+      VALUES (${workspaceId}, ${s.sessionCode}, ${viewerId}, ${s.deviceId}, ${s.videoId}, ${s.videoCode}, ${split.test}, ${split.variation}, ${split.video})
       ON CONFLICT (workspace_id, session_code) DO UPDATE SET updated_at = now()
-      RETURNING viewer_id`;
-    return row!.viewer_id;
+      RETURNING ${tx.unsafe(SESSION_COLUMNS)}`;
+    return row!;
   });
 }
 

@@ -34,8 +34,21 @@ export interface ViewerKey {
 export interface Resolution {
   viewerId: number;
   matchedBy: MatchedBy;
-  /** Set when matched by session: the video the session last played. */
-  session?: { videoId: number | null; videoCode: string | null };
+  /** Set when matched by session: the video the session last played, and the split-test variation it was served. */
+  session?: { videoId: number | null; videoCode: string | null; splitTest: SplitStamp | undefined };
+}
+
+/** A session's split-test variation as event rows carry it (`properties`). */
+export interface SplitStamp {
+  split_test_id: string;
+  split_test_variation_id: string;
+}
+
+/** The variation a session was served, as event properties; `videoId` given: only when that video is the variation's own. */
+export function splitStampOf(session: repo.SessionRow | undefined, videoId?: number): SplitStamp | undefined {
+  if (!session || session.split_test_id === null || session.split_test_variation_id === null) return undefined;
+  if (videoId !== undefined && session.split_test_video_id !== videoId) return undefined;
+  return { split_test_id: String(session.split_test_id), split_test_variation_id: String(session.split_test_variation_id) };
 }
 
 const HIT_TTL = 10 * 60_000;
@@ -102,35 +115,39 @@ async function findKey(deps: Deps, workspaceId: number, kind: string, key: strin
 }
 
 /**
- * Makes a player session (and its device) known, pointing at the video it plays.
- * Cheap when nothing changed: the cache already says so.
+ * Makes a player session (and its device) known, pointing at the video it plays;
+ * `split` sets (or, null, clears) the split-test variation it is served. Cheap when
+ * nothing changed: the cache already says so. Returns the session as stored.
  */
 export async function touchSession(
   deps: Deps,
   workspaceId: number,
-  s: { sessionCode: string; deviceId?: string; profileId?: string; video: { id: number; code: string } },
-): Promise<number> {
+  s: { sessionCode: string; deviceId?: string; profileId?: string; video: { id: number; code: string }; split?: repo.SplitAssignment | null },
+): Promise<repo.SessionRow> {
   const c = deps.viewers;
   const cacheKey = `${workspaceId}:${s.sessionCode}`;
   const known = c.sessions.get(cacheKey);
-  let viewerId: number;
-  if (known && known.video_id === s.video.id && (known.device_id ?? undefined) === s.deviceId) {
-    viewerId = known.viewer_id;
+  let session: repo.SessionRow;
+  if (known && s.split === undefined && known.video_id === s.video.id && (known.device_id ?? undefined) === s.deviceId) {
+    session = known;
   } else {
-    viewerId = (await deps.viewers.writes.run(`s:${cacheKey}:${s.video.id}`, () =>
-      repo.upsertSession(deps.sql, workspaceId, { sessionCode: s.sessionCode, deviceId: s.deviceId ?? null, videoId: s.video.id, videoCode: s.video.code }),
-    )) as number;
-    c.sessions.set(
-      cacheKey,
-      { viewer_id: viewerId, device_id: known?.device_id ?? s.deviceId ?? null, video_id: s.video.id, video_code: s.video.code },
-      HIT_TTL,
-    );
+    const split = s.split === undefined ? "" : `:${s.split?.variationId ?? "none"}`;
+    session = (await deps.viewers.writes.run(`s:${cacheKey}:${s.video.id}${split}`, () =>
+      repo.upsertSession(deps.sql, workspaceId, {
+        sessionCode: s.sessionCode,
+        deviceId: s.deviceId ?? null,
+        videoId: s.video.id,
+        videoCode: s.video.code,
+        split: s.split,
+      }),
+    )) as repo.SessionRow;
+    c.sessions.set(cacheKey, session, HIT_TTL);
   }
   const keys: ViewerKey[] = [];
   if (s.deviceId) keys.push({ kind: KeyKinds.device, key: s.deviceId });
   if (s.profileId) keys.push({ kind: KeyKinds.profile, key: s.profileId });
-  await linkKeys(deps, workspaceId, viewerId, keys);
-  return viewerId;
+  await linkKeys(deps, workspaceId, session.viewer_id, keys);
+  return session;
 }
 
 /** Links keys not yet known to this viewer (an identify). Keys already linked elsewhere stay put. */
@@ -182,7 +199,12 @@ export async function resolveViewer(
 ): Promise<Resolution | undefined> {
   if (by.sessionId) {
     const session = await findSession(deps, workspaceId, by.sessionId);
-    if (session) return { viewerId: session.viewer_id, matchedBy: MatchedBy.session, session: { videoId: session.video_id, videoCode: session.video_code } };
+    if (session)
+      return {
+        viewerId: session.viewer_id,
+        matchedBy: MatchedBy.session,
+        session: { videoId: session.video_id, videoCode: session.video_code, splitTest: splitStampOf(session) },
+      };
   }
   if (by.deviceId) {
     const viewerId = await findKey(deps, workspaceId, KeyKinds.device, by.deviceId);
