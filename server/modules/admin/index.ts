@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { parseId } from "../../http/params.ts";
+import { Int, PathId, Text } from "../../http/schemas.ts";
 import { ALL_SCOPES, isScope, Scopes } from "../../http/scopes.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import * as admin from "./service.ts";
@@ -18,7 +19,8 @@ const Token = t.Object(
   },
   { additionalProperties: true },
 );
-const WorkspaceParams = t.Object({ id: t.String() });
+const WorkspaceParams = t.Object({ id: PathId("Numeric workspace id") });
+const Name = Text({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." });
 
 export function adminModule(deps: Deps, adminKey: string) {
   const workspaceOr404 = async (raw: string) => {
@@ -40,7 +42,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { workspace: admin.toWorkspace(workspace), legacy_key: legacyKey };
         },
         {
-          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          body: t.Object({ name: Name }),
           detail: { summary: "Create a workspace", description: "Returns its legacy key once." },
           response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
         },
@@ -67,10 +69,10 @@ export function adminModule(deps: Deps, adminKey: string) {
         {
           params: WorkspaceParams,
           body: t.Object({
-            name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
-            scopes: t.Array(t.String(), { error: "The scopes must be a list of scope names." }),
-            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires.
-            expires_in_days: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." }))),
+            name: Name,
+            scopes: t.Array(Text({ maxLength: 64 }), { maxItems: 64, error: "The scopes must be a list of scope names." }),
+            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires; CONTRACT.md: an integer (a JSON number, not "1").
+            expires_in_days: t.Optional(t.Nullable(Int(1, 3650, { error: "The expires_in_days must be an integer from 1 to 3650." }))),
           }),
           detail: {
             summary: "Mint a scoped token",
@@ -98,7 +100,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { revoked: true };
         },
         {
-          params: t.Object({ id: t.String() }),
+          params: t.Object({ id: PathId("Numeric token id") }),
           detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN." },
           response: { 200: t.Object({ revoked: t.Boolean() }) },
         },
@@ -115,7 +117,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
         {
           params: WorkspaceParams,
-          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          body: t.Object({ name: Name }),
           detail: { summary: "Declare a custom metric", description: "Name normalised as event names are." },
           response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
         },
@@ -131,7 +133,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { integration: { name: params.integration, browser_fallback: body.browser_fallback } };
         },
         {
-          params: t.Object({ id: t.String(), integration: t.String() }),
+          params: t.Object({ id: PathId("Numeric workspace id"), integration: Text({ maxLength: 1024 }) }),
           body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
           detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },

@@ -4,27 +4,29 @@ import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { parseId } from "../../http/params.ts";
+import { PathId, Text } from "../../http/schemas.ts";
 import { EVENTS_MAX_PER_PAGE, RETENTION_MAX_BUCKETS, SUMMARY_CACHE_SECONDS } from "./definitions.ts";
 import * as analytics from "./service.ts";
 
-const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
-const From = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), start of the window in `tz`." }));
-const To = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), last day of the window in `tz`; default today." }));
-const Tz = t.Optional(t.String({ description: "IANA time zone applied to day boundaries; default UTC." }));
+// Dates are checked by the service (resolveWindow) so that its 422 names the parameter and says why.
+const From = t.Optional(Text({ maxLength: 64, description: "ISO date (YYYY-MM-DD, 1970-01-01 to 2100-12-31), start of the window in `tz`." }));
+const To = t.Optional(Text({ maxLength: 64, description: "ISO date (YYYY-MM-DD, 1970-01-01 to 2100-12-31), last day of the window in `tz`; default today." }));
+const Tz = t.Optional(Text({ maxLength: 64, description: "IANA time zone applied to day boundaries; default UTC." }));
 
 const WindowQuery = t.Object({ from: From, to: To, tz: Tz });
 const RetentionQuery = t.Object({
   from: From,
   to: To,
   tz: Tz,
-  buckets: t.Optional(t.String({ description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
+  buckets: t.Optional(Text({ maxLength: 64, description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
 });
 const EventsQuery = t.Object({
-  event_type: t.Optional(t.String({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
-  page: t.Optional(t.String({ description: "Integer of at least 1; default 1." })),
-  per_page: t.Optional(t.String({ description: `Integer 1 to ${EVENTS_MAX_PER_PAGE}; default 100.` })),
-  from: t.Optional(t.String({ description: "ISO date; default 7 days ago." })),
+  event_type: t.Optional(Text({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
+  page: t.Optional(Text({ maxLength: 64, description: "Integer of at least 1; default 1." })),
+  per_page: t.Optional(Text({ maxLength: 64, description: `Integer 1 to ${EVENTS_MAX_PER_PAGE}; default 100.` })),
+  from: t.Optional(Text({ maxLength: 64, description: "ISO date (1970-01-01 to 2100-12-31); default 7 days ago." })),
   to: To,
   tz: Tz,
 });

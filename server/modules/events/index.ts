@@ -5,10 +5,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { ApiError, Errors } from "../../errors.ts";
+import { ApiError, Errors, REFUSED_VALUE } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
 import { documented } from "../../http/openapi-docs.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
+import { storageFailure } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
 import { authorizeEvents, browserRoute, clientIp, CORS_HEADERS, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
@@ -18,6 +19,8 @@ import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts
 /** Anything that is not already a spec error is a write that did not happen: 500 WRITE_FAILED, retry with the same event_id. */
 function writeFailed(deps: Deps, error: unknown): unknown {
   if (error instanceof ApiError) return error;
+  // A value the database refused as malformed is the client's mistake, not a write to retry (a backstop: edges check every value).
+  if (storageFailure(error) === "invalidData") return Errors.invalidPayload(REFUSED_VALUE);
   deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
   return Errors.eventNotWritten();
 }
