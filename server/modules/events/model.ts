@@ -79,8 +79,9 @@ const Range = t.Object({ from_s: Seconds, to_s: Seconds });
 export const PlayerEvent = t.Object(
   {
     type: oneOf(PLAYER_EVENT_TYPES, { description: "What happened in the player." }),
+    // Any number: it is clamped to the last hour before it is stored.
     t: t.Optional(
-      Num(0, 4_102_444_800_000, { description: "When it happened, ms since the epoch, before 2100 (clamped to the last hour; default: arrival)." }),
+      Num(-Number.MAX_VALUE, Number.MAX_VALUE, { description: "When it happened, ms since the epoch (clamped to the last hour; default: arrival)." }),
     ),
     video_time: t.Optional(Seconds),
     from_s: t.Optional(Seconds),
