@@ -7,6 +7,7 @@ import { openapi } from "@elysiajs/openapi";
 import { join } from "node:path";
 import type { Deps } from "./deps.ts";
 import { errorsPlugin } from "./http/errors-plugin.ts";
+import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./modules/admin/index.ts";
 import { foldersModule } from "./modules/folders/index.ts";
@@ -52,6 +53,7 @@ export function createApp(deps: Deps, options: AppOptions) {
   return (
     new Elysia()
       .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
+      .use(requestLimitsPlugin(deps.config.bodyTimeoutMs))
       .get("/health", () => ({ ok: true }), { detail: { hide: true } })
       // The docs page loads its UI from this process, so it works offline.
       .get(

@@ -40,6 +40,8 @@ export interface Config {
   ingest: { maxRows: number; maxWaitMs: number; concurrency: number; gatherMs: number };
   /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
   trustProxy: boolean;
+  /** A JSON body that has not fully arrived this long after the request is refused with 400 (http/json-body.ts). */
+  bodyTimeoutMs: number;
   /** Uploads and encoding (SPEC.md "Uploads", "Limits"). */
   media: {
     ffmpegPath: string;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env): Config {
       gatherMs: integer(env, "INGEST_GATHER_MS", 8),
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
+    bodyTimeoutMs: Math.max(1, integer(env, "BODY_TIMEOUT_MS", 10_000)),
     media: {
       ffmpegPath: ffmpeg.path,
       ffprobePath: mediaTool(env, "FFPROBE_PATH", "ffprobe", "@ffprobe-installer/ffprobe").path,

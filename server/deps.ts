@@ -125,7 +125,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     let url = config.databaseUrl;
     let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
     if (!url) {
-      embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"), (message) => log.error("embedded Postgres stopped", { error: message }));
+      embedded = await startEmbeddedPostgres(join(config.dataDir, "postgres"), (message) => log.error("embedded Postgres restarted", { error: message }));
       url = embedded.url;
     }
     const own = connectPostgres(url);

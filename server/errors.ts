@@ -61,6 +61,7 @@ export const ErrorTable = {
   CONFLICT: row(409, "coded", "Another request wrote the same data first. Nothing was changed; read the current state and retry."),
   PAYLOAD_TOO_LARGE: row(413, "coded", "The request body is too large: use a resumable upload."),
   TUS_VERSION_UNSUPPORTED: row(412, "coded", "This server speaks another tus protocol version."),
+  URI_TOO_LONG: row(414, "coded", "The request URL is longer than 16384 characters."),
   VALIDATION_FAILED: row(422, "validation", "The given data was invalid."),
   UNSUPPORTED_MEDIA_TYPE: row(422, "coded", "The file is not a video (accepted: mp4, mov, m4v, avi, webm, ogv, 3gp, mkv)."),
   FOLDER_NOT_FOUND: row(422, "coded", "The folder does not exist in this workspace."),
@@ -147,19 +148,22 @@ export function validation(errors: Record<string, string[]>, message?: string): 
   return fail("VALIDATION_FAILED", text, { errors });
 }
 
+/** What a 22xxx data error says: the client sent a value its field cannot hold. */
+export const REFUSED_VALUE = "A value is out of range or malformed for its field.";
+
 /** The answer to each kind of failed Postgres statement (storage/postgres.ts `storageFailure`). */
 export const StorageOutcomes = {
   conflict: () => fail("CONFLICT"),
   busy: () => fail("DATABASE_BUSY"),
   unavailable: () => fail("DATABASE_UNAVAILABLE"),
   /** A backstop: the edges check every value, so this is our bug or a check missing. */
-  invalidData: () => validation({ body: ["A value is out of range or malformed for its field."] }),
+  invalidData: () => validation({ body: [REFUSED_VALUE] }),
 } as const;
 
 /** The named factories: what callers throw. */
 export const Errors = {
   authRequired: () => fail("AUTH_REQUIRED"),
-  invalidToken: () => fail("INVALID_TOKEN"),
+  invalidToken: (message?: string) => fail("INVALID_TOKEN", message),
   insufficientScope: (required: string) => fail("INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
   /** SPEC.md "Authentication" 8: the events host refuses the legacy key outright. */
   legacyKeyRefused: () =>

@@ -11,10 +11,13 @@ const adminKey = await resolveAdminKey(config);
 const firstStart = await ensureDefaultWorkspace(deps);
 // Bun's development mode (on unless NODE_ENV=production) renders its own error pages and costs
 // about a sixth of the CPU of a small request; the errors plugin answers every error in the spec's shape.
+// Bun closes a connection idle this long (s); a JSON body stalled shorter than that gets its 400 first (BODY_TIMEOUT_MS).
+const IDLE_TIMEOUT_S = Math.max(30, Math.ceil(config.bodyTimeoutMs / 1000) + 5);
 const app = createApp(deps, { adminKey: adminKey.key }).listen({
   port: config.port,
   hostname: config.host,
   maxRequestBodySize: 3000 * 1024 * 1024,
+  idleTimeout: IDLE_TIMEOUT_S,
   development: false,
 });
 
@@ -37,13 +40,23 @@ if (firstStart) {
 }
 console.log(lines.join("\n"));
 
+/** In-flight requests get this long to finish before their connections are closed. */
+const DRAIN_MS = 5_000;
+/** Past this the process exits whatever is still running (a stuck request or engine must not keep it up). */
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   deps.log.info("shutting down", { signal });
-  // No new requests first; then workers, ingest and engines, in runtime.ts's order.
-  await app.stop();
+  setTimeout(() => {
+    deps.log.error("shutdown did not finish in time; exiting", { deadline_ms: SHUTDOWN_DEADLINE_MS });
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  // No new requests first (those in flight get DRAIN_MS); then workers, ingest and engines, in runtime.ts's order.
+  const drained = await Promise.race([app.stop().then(() => true), Bun.sleep(DRAIN_MS).then(() => false)]);
+  if (!drained) await app.stop(true);
   await runtime.close();
   process.exit(0);
 }

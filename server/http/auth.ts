@@ -13,13 +13,19 @@ import type { Auth } from "./token-verifier.ts";
 /** RFC 9745 `Deprecation` date of the legacy workspace key (2026-01-01). */
 const LEGACY_DEPRECATION = "@1767225600";
 
+/**
+ * The token a request carries (SPEC.md "Authentication" 1): `Authorization: Bearer <token>` or
+ * `X-API-Key: <token>`, nothing else; an Authorization header of another form (no scheme, Basic)
+ * is a credential refused with INVALID_TOKEN.
+ */
 export function credentialOf(headers: Headers): string | undefined {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     // The scheme is case-insensitive; the token is everything after one space, so stray whitespace fails the hash.
     // A bare "Bearer" (HTTP trims "Bearer " to it) sent no token: AUTH_REQUIRED, not INVALID_TOKEN.
     const match = /^bearer(?: (.*))?$/is.exec(authorization);
-    return match ? (match[1] ?? "") : authorization;
+    if (!match) throw Errors.invalidToken("The Authorization header must be `Bearer <token>`; or send the token as X-API-Key.");
+    return match[1] ?? "";
   }
   return headers.get("x-api-key") ?? undefined;
 }

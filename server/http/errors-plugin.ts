@@ -11,11 +11,13 @@ import { ApiError, bodyFor, Errors, StorageOutcomes, validation } from "../error
 import { storageFailure } from "../storage/postgres.ts";
 import { CORS_HEADERS } from "./cors.ts";
 import { pathOf } from "./params.ts";
+import { explain, isSafeText, UNSAFE_TEXT } from "./schemas.ts";
 
 interface ValueErrorLike {
   path: string;
   message: string;
   summary?: string;
+  value?: unknown;
   schema?: { error?: string };
 }
 
@@ -39,10 +41,18 @@ function validationFromElysia(all: ValueErrorLike[], unnamed = "body"): ApiError
   const errors: Record<string, string[]> = {};
   for (const item of all) {
     const field = fieldOf(item.path, unnamed);
-    const text = item.schema?.error ?? `The ${field} field ${describe(item)}.`;
+    const text = sentence(item, field);
     (errors[field] ??= []).includes(text) || errors[field].push(text);
   }
   return validation(Object.keys(errors).length ? errors : { body: ["The request body is invalid."] });
+}
+
+/** The 422's text for one refused value: what cannot be stored first, then the schema's own text. */
+function sentence(item: ValueErrorLike, field: string): string {
+  if (typeof item.value === "string" && !isSafeText(item.value)) return `The ${field} field ${UNSAFE_TEXT}.`;
+  const reason = explain(item.schema, item.value);
+  if (reason !== undefined) return `The ${field} field ${reason}.`;
+  return item.schema?.error ?? `The ${field} field ${describe(item)}.`;
 }
 
 function describe(item: ValueErrorLike): string {
@@ -59,7 +69,7 @@ const CORS_PATHS = new Set(["/v1/track", "/v1/collect", "/v1/conversion", "/v1/s
 
 export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiError) => void = () => {}) {
   return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
-    const refusal = toApiError(log, code, error, request);
+    const refusal = safely(log, () => toApiError(log, code, error, request));
     onRefused(request, refusal);
     if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
     set.status = refusal.status;
@@ -68,14 +78,27 @@ export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiE
   });
 }
 
+/** Rendering an error never fails in turn: the last resort is still a 500 in the spec's shape. */
+function safely(log: Log, render: () => ApiError): ApiError {
+  try {
+    return render();
+  } catch (failure) {
+    const requestId = crypto.randomUUID();
+    log.error("error rendering failed", { request_id: requestId, error: String(failure) });
+    return Errors.internal(requestId);
+  }
+}
+
 function toApiError(log: Log, code: string | number, error: unknown, request: Request): ApiError {
   if (error instanceof ApiError) return error;
+  // A bounded body refused while it was read (http/json-body.ts) reaches here wrapped as a parse error.
+  if (code === "PARSE" && (error as { cause?: unknown }).cause instanceof ApiError) return (error as { cause: ApiError }).cause;
   // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
   if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {
     const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
     if (isEventsHost(request)) {
       const first = all[0];
-      return Errors.invalidPayload(first ? `${fieldOf(first.path)}: ${first.summary ?? first.message}` : "Invalid payload.");
+      return Errors.invalidPayload(first ? sentence(first, fieldOf(first.path)) : "Invalid payload.");
     }
     return validationFromElysia(all, unnamedField(error, request));
   }

@@ -6,6 +6,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { ApiError, bodyFor, Errors, validation } from "../errors.ts";
+import { isSafeText } from "./schemas.ts";
 import type { Auth } from "./token-verifier.ts";
 import { sha256Hex } from "./tokens.ts";
 
@@ -31,7 +32,7 @@ export async function idempotent<T>(deps: Deps, ctx: IdempotencyContext, body: u
 }
 
 async function runOnce(deps: Deps, ctx: IdempotencyContext, key: string, body: unknown, run: () => Promise<Reply>): Promise<Reply> {
-  if (key.length < 1 || key.length > 255) throw validation({ "Idempotency-Key": ["The Idempotency-Key must be 1 to 255 characters."] });
+  if (key.length < 1 || key.length > 255 || !isSafeText(key)) throw validation({ "Idempotency-Key": ["The Idempotency-Key must be 1 to 255 characters."] });
   const { sql, clock } = deps;
   const workspaceId = ctx.auth.workspaceId;
   const url = new URL(ctx.request.url);

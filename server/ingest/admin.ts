@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { validation } from "../errors.ts";
 import { assertAdminKey } from "../http/admin-key.ts";
+import { DateTime } from "../http/schemas.ts";
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
@@ -21,14 +22,18 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
         query: `SELECT formatDateTime(minute, '%Y-%m-%dT%H:%i:00Z') AS at, path, outcome, reason, toUInt64(sum(count)) AS total
                 FROM ingest_counters WHERE minute >= toDateTime({from:UInt32}) AND minute < toDateTime({to:UInt32})
                 GROUP BY minute, path, outcome, reason ORDER BY minute, path, outcome, reason`,
-        query_params: { from: Math.floor(from.getTime() / 1000), to: Math.ceil(to.getTime() / 1000) },
+        // The default window reaches an hour before `to`, which may be before 1970 (UInt32 seconds start there).
+        query_params: { from: Math.max(0, Math.floor(from.getTime() / 1000)), to: Math.ceil(to.getTime() / 1000) },
         format: "JSONEachRow",
       });
       const rows = await result.json<{ at: string; path: string; outcome: string; reason: string; total: string | number }>();
       return { counters: rows.map((r) => ({ minute: r.at, path: r.path, outcome: r.outcome, reason: r.reason, count: Number(r.total) })) };
     },
     {
-      query: t.Object({ from: t.Optional(t.String()), to: t.Optional(t.String()) }),
+      query: t.Object({
+        from: t.Optional(DateTime({ error: "The from must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
+        to: t.Optional(DateTime({ error: "The to must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
+      }),
       detail: {
         summary: "Ingest counters per minute",
         description: "Accepted, deduplicated and rejected (by reason) answers of the events host, per minute and path. Default: the last hour.",

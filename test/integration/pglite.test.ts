@@ -92,3 +92,56 @@ test("a connection dropped in the middle of a transaction gives the session back
   expect([...(await sql`SELECT id FROM counters WHERE id = 999`)]).toEqual([]);
   expect([...(await sql<{ n: number }[]>`SELECT 1::int AS n`)]).toEqual([{ n: 1 }]);
 }, 30_000);
+
+/** JSON nested `depth` levels deep, built without recursion. */
+function nested(depth: number): unknown {
+  let value: unknown = "x";
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+/** Resolves to "timeout" when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
+  return Promise.race([promise, new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms))]);
+}
+
+test("a value the engine cannot take without overflowing its stack fails alone: the session is not left held and every committed write survives", async () => {
+  // A jsonb parameter nested 5,000 deep overflows the engine thread's native stack inside the
+  // Bind message; Postgres's own depth guard never sees it (it measures another stack).
+  await sql`CREATE TABLE deep_values (id int PRIMARY KEY, doc jsonb)`;
+  await sql`INSERT INTO counters (id, n) VALUES (5000, 42)`;
+  const victim = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const deep = nested(5000);
+  const attempts: unknown[] = [];
+  for (let id = 1; id <= 2; id++) {
+    attempts.push(
+      await within(
+        victim`INSERT INTO deep_values (id, doc) VALUES (${id}, ${victim.json(deep as never)})`.then(
+          () => "stored",
+          (error) => (error as { code?: string }).code ?? String(error),
+        ),
+        20_000,
+      ),
+    );
+  }
+  await victim.end({ timeout: 1 }).catch(() => {});
+  // Each attempt answers (an error or a stored row), never hangs; a row said stored is really there.
+  expect(attempts).not.toContain("timeout");
+  const stored = attempts.flatMap((a, i) => (a === "stored" ? [i + 1] : []));
+  // Every other connection gets its answers, in a few seconds at most.
+  const answers = await within(
+    (async () => {
+      for (let i = 0; i < 50; i++) {
+        const ok = await sql<{ n: number }[]>`SELECT ${i}::int AS n`.then(
+          (rows) => rows[0]!.n === i,
+          () => false,
+        );
+        if (!ok) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return [...(await sql<{ id: number }[]>`SELECT id FROM deep_values ORDER BY id`)].map((r) => r.id);
+    })(),
+    20_000,
+  );
+  expect(answers).toEqual(stored);
+  expect([...(await sql<{ n: number }[]>`SELECT n FROM counters WHERE id = 5000`)]).toEqual([{ n: 42 }]);
+}, 60_000);

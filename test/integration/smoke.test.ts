@@ -6,76 +6,14 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { BUN, env, freePort, killAll, ROOT, start, stop } from "../helpers/process.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
-const BUN = join(ROOT, "node_modules", ".bin", "bun");
-const running: Subprocess[] = [];
 let dataDir: string | undefined;
 
 afterAll(async () => {
-  for (const proc of running) {
-    if (proc.exitCode === null) {
-      proc.kill("SIGKILL");
-      await proc.exited;
-    }
-  }
+  await killAll();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  return port;
-}
-
-/** The environment of a newcomer: nothing set but what the walkthrough names. */
-function env(extra: Record<string, string>): Record<string, string> {
-  const keep = ["PATH", "HOME", "TMPDIR"];
-  const base: Record<string, string> = {};
-  for (const name of keep) if (process.env[name]) base[name] = process.env[name]!;
-  return { ...base, LOG_LEVEL: "warn", ...extra };
-}
-
-interface Server {
-  proc: Subprocess<"ignore", "pipe", "pipe">;
-  output(): string;
-  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
-}
-
-function start(dir: string, port: number): Server {
-  const proc = Bun.spawn([BUN, "server/main.ts"], {
-    cwd: ROOT,
-    env: env({ DATA_DIR: dir, PORT: String(port) }),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  running.push(proc);
-  let out = "";
-  let err = "";
-  void (async () => {
-    for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) out += chunk;
-  })();
-  void (async () => {
-    for await (const chunk of proc.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  return {
-    proc,
-    output: () => out,
-    async waitFor(pattern, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const match = pattern.exec(out);
-        if (match) return match;
-        if (proc.exitCode !== null) break;
-        await Bun.sleep(100);
-      }
-      throw new Error(`server did not print ${pattern} (exit ${proc.exitCode})\nstdout:\n${out}\nstderr:\n${err}`);
-    },
-  };
-}
 
 async function cli(args: string[], extra: Record<string, string>): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
   const proc = Bun.spawn([BUN, "server/cli.ts", ...args], { cwd: ROOT, env: env(extra), stdout: "pipe", stderr: "pipe" });
@@ -85,12 +23,6 @@ async function cli(args: string[], extra: Record<string, string>): Promise<{ cod
     json = JSON.parse(stdout);
   } catch {}
   return { code, json, stdout, stderr };
-}
-
-async function stop(server: Server): Promise<number | null> {
-  server.proc.kill("SIGTERM");
-  const code = await Promise.race([server.proc.exited, Bun.sleep(10_000).then(() => null)]);
-  return code;
 }
 
 test("start, walk through the API and the CLI, stop cleanly, restart without a new token", async () => {

@@ -1,17 +1,19 @@
 /** Wire schemas of the ad spend a seller enters per video (beyond SPEC.md). */
 import { t } from "elysia";
+import { DATE_MAX, DATE_MIN, DateOnly, Num, PathId, Text } from "../../http/schemas.ts";
 
 export const AdSpendBody = t.Object(
   {
-    date: t.String({ description: "The day the money was spent, YYYY-MM-DD.", error: "The date must be a date in YYYY-MM-DD format." }),
-    amount: t.Number({
-      minimum: 0,
-      maximum: 1_000_000_000_000,
+    date: DateOnly({
+      description: `The day the money was spent, YYYY-MM-DD (${DATE_MIN} to ${DATE_MAX}).`,
+      error: `The date must be a date in YYYY-MM-DD format from ${DATE_MIN} to ${DATE_MAX}.`,
+    }),
+    amount: Num(0, 1_000_000_000_000, {
       description: "Spent that day, in `currency`; at most 2 decimals kept.",
       error: "The amount must be a number from 0 to 1000000000000.",
     }),
-    currency: t.String({ pattern: "^[A-Za-z]{3}$", description: "ISO 4217 code, e.g. USD.", error: "The currency must be a 3-letter code." }),
-    source: t.String({
+    currency: Text({ maxLength: 3, pattern: "^[A-Za-z]{3}$", description: "ISO 4217 code, e.g. USD.", error: "The currency must be a 3-letter code." }),
+    source: Text({
       minLength: 1,
       maxLength: 100,
       description: "Where the money went (e.g. facebook); stored lowercase. ROAS of the breakdown by `source` matches it.",
@@ -34,9 +36,10 @@ export const AdSpend = t.Object({
 });
 export type AdSpend = typeof AdSpend.static;
 
-export const AdSpendParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
-export const AdSpendItemParams = t.Object({ video: t.String({ description: "Numeric video id" }), id: t.String({ description: "The ad spend row's id" }) });
+export const AdSpendParams = t.Object({ video: PathId("Numeric video id") });
+export const AdSpendItemParams = t.Object({ video: PathId("Numeric video id"), id: PathId("The ad spend row's id") });
+// Dates are checked by analytics' resolveWindow, so that its 422 names the parameter and says why.
 export const AdSpendQuery = t.Object({
-  from: t.Optional(t.String({ description: "ISO date; default 30 days ago." })),
-  to: t.Optional(t.String({ description: "ISO date; default today (UTC)." })),
+  from: t.Optional(Text({ maxLength: 64, description: `ISO date (${DATE_MIN} to ${DATE_MAX}); default 30 days ago.` })),
+  to: t.Optional(Text({ maxLength: 64, description: `ISO date (${DATE_MIN} to ${DATE_MAX}); default today (UTC).` })),
 });

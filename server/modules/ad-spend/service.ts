@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
-import { isCalendarDate, resolveWindow } from "../analytics/service.ts";
+import { resolveWindow } from "../analytics/service.ts";
 import { getVideo } from "../videos/service.ts";
 import type { AdSpend, AdSpendBody } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -37,7 +37,6 @@ export const normaliseSource = (source: string) => source.trim().toLowerCase();
 export async function saveAdSpend(deps: Deps, workspaceId: number, videoId: number | undefined, body: AdSpendBody) {
   const video = await videoOf(deps, workspaceId, videoId);
   const errors: Record<string, string[]> = {};
-  if (!isCalendarDate(body.date)) errors.date = ["The date must be a date in YYYY-MM-DD format."];
   const source = normaliseSource(body.source);
   if (!source || /\p{Cc}|\p{Cs}/u.test(source)) errors.source = ["The source must be 1 to 100 printable characters."];
   if (!Number.isFinite(body.amount) || body.amount < 0) errors.amount = ["The amount must be a number from 0 to 1000000000000."];

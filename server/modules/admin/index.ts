@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { parseId } from "../../http/params.ts";
+import { Int, JsonObject, MAX_JSON_DEPTH, PathId, Text } from "../../http/schemas.ts";
 import { ALL_SCOPES, isScope, Scopes } from "../../http/scopes.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import * as admin from "./service.ts";
@@ -22,18 +23,17 @@ const Token = t.Object(
   },
   { additionalProperties: true },
 );
-const WorkspaceParams = t.Object({ id: t.String() });
-const VideoParams = t.Object({ id: t.String({ description: "Workspace id" }), video: t.String({ description: "Numeric video id" }) });
-const OperatorSettings = t.Object(
-  { ...groupsDoc(GROUP_NAMES), _version_label: t.Optional(t.Unknown({ description: "Deploy: a label for the version, at most 255 characters." })) },
-  {
-    additionalProperties: true,
-    description:
-      "Any subset of option groups, the five SPEC.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
-      "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings, a list replacing the stored list whole; `_version_label` on deploy.",
-    error: "The body must be a JSON object of option groups.",
-  },
-);
+const WorkspaceParams = t.Object({ id: PathId("Numeric workspace id") });
+const VideoParams = t.Object({ id: PathId("Workspace id"), video: PathId("Numeric video id") });
+const Name = Text({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." });
+// Free-form inside like the application API's payload (http/schemas.ts JsonObject): the registry validates the merged result.
+const OperatorSettings = JsonObject({
+  maxDepth: MAX_JSON_DEPTH,
+  properties: { ...groupsDoc(GROUP_NAMES), _version_label: t.Optional(t.Unknown({ description: "Deploy: a label for the version, at most 255 characters." })) },
+  description:
+    "Any subset of option groups, the five SPEC.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
+    "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings, a list replacing the stored list whole; `_version_label` on deploy.",
+});
 
 export function adminModule(deps: Deps, adminKey: string) {
   const workspaceOr404 = async (raw: string) => {
@@ -60,7 +60,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { workspace: admin.toWorkspace(workspace), legacy_key: legacyKey };
         },
         {
-          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          body: t.Object({ name: Name }),
           detail: { summary: "Create a workspace", description: "Returns its legacy key once." },
           response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
         },
@@ -87,10 +87,10 @@ export function adminModule(deps: Deps, adminKey: string) {
         {
           params: WorkspaceParams,
           body: t.Object({
-            name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
-            scopes: t.Array(t.String(), { error: "The scopes must be a list of scope names." }),
-            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires.
-            expires_in_days: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "The expires_in_days must be an integer from 1 to 3650." }))),
+            name: Name,
+            scopes: t.Array(Text({ maxLength: 64 }), { maxItems: 64, error: "The scopes must be a list of scope names." }),
+            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires; CONTRACT.md: an integer (a JSON number, not "1").
+            expires_in_days: t.Optional(t.Nullable(Int(1, 3650, { error: "The expires_in_days must be an integer from 1 to 3650." }))),
           }),
           detail: {
             summary: "Mint a scoped token",
@@ -118,7 +118,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { revoked: true };
         },
         {
-          params: t.Object({ id: t.String() }),
+          params: t.Object({ id: PathId("Numeric token id") }),
           detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN." },
           response: { 200: t.Object({ revoked: t.Boolean() }) },
         },
@@ -135,7 +135,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
         {
           params: WorkspaceParams,
-          body: t.Object({ name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }) }),
+          body: t.Object({ name: Name }),
           detail: { summary: "Declare a custom metric", description: "Name normalised as event names are." },
           response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
         },
@@ -151,7 +151,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           return { integration: { name: params.integration, browser_fallback: body.browser_fallback } };
         },
         {
-          params: t.Object({ id: t.String(), integration: t.String() }),
+          params: t.Object({ id: PathId("Numeric workspace id"), integration: Text({ maxLength: 1024 }) }),
           body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
           detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },

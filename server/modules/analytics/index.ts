@@ -10,22 +10,25 @@ import { BreakdownReply, OverviewReply, WorkspaceOverviewReply } from "./model.t
 import * as seller from "./overview.ts";
 import { OVERVIEW_MAX_PER_PAGE, OVERVIEW_SORTS } from "./overview.ts";
 import { SEGMENTS } from "./queries.ts";
+import { PathId, Text } from "../../http/schemas.ts";
 import * as analytics from "./service.ts";
 
-const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
-const From = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), start of the window in `tz`." }));
-const To = t.Optional(t.String({ description: "ISO date (YYYY-MM-DD), last day of the window in `tz`; default today." }));
-const Tz = t.Optional(t.String({ description: "IANA time zone applied to day boundaries; default UTC." }));
+// Dates are checked by the service (resolveWindow) so that its 422 names the parameter and says why.
+const From = t.Optional(Text({ maxLength: 64, description: "ISO date (YYYY-MM-DD, 1970-01-01 to 2100-12-31), start of the window in `tz`." }));
+const To = t.Optional(Text({ maxLength: 64, description: "ISO date (YYYY-MM-DD, 1970-01-01 to 2100-12-31), last day of the window in `tz`; default today." }));
+const Tz = t.Optional(Text({ maxLength: 64, description: "IANA time zone applied to day boundaries; default UTC." }));
 
 const WindowQuery = t.Object({ from: From, to: To, tz: Tz });
 const RetentionQuery = t.Object({
   from: From,
   to: To,
   tz: Tz,
-  buckets: t.Optional(t.String({ description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
+  buckets: t.Optional(Text({ maxLength: 64, description: `Integer 1 to ${RETENTION_MAX_BUCKETS}; default 100.` })),
   segment: t.Optional(
-    t.String({
+    Text({
+      maxLength: 64,
       description:
         `Beyond SPEC.md: one of ${SEGMENTS.join(", ")} (default all). buyers: played sessions traced to a verified, non-test sale of this video ` +
         "in the window; non_buyers: the other played sessions. Each curve is a fraction of its own sessions.",
@@ -33,7 +36,7 @@ const RetentionQuery = t.Object({
   ),
 });
 const BreakdownQuery = t.Object({
-  by: t.String({ description: `Required: one of ${DIMENSION_NAMES.join(", ")}.` }),
+  by: Text({ maxLength: 64, description: `Required: one of ${DIMENSION_NAMES.join(", ")}.` }),
   from: From,
   to: To,
   tz: Tz,
@@ -42,19 +45,19 @@ const WorkspaceOverviewQuery = t.Object({
   from: From,
   to: To,
   tz: Tz,
-  sort: t.Optional(t.String({ description: `One of ${OVERVIEW_SORTS.join(", ")}; default rpv.` })),
-  order: t.Optional(t.String({ description: "desc (default) or asc; videos without a value come last either way." })),
+  sort: t.Optional(Text({ maxLength: 64, description: `One of ${OVERVIEW_SORTS.join(", ")}; default rpv.` })),
+  order: t.Optional(Text({ maxLength: 64, description: "desc (default) or asc; videos without a value come last either way." })),
   currency: t.Optional(
-    t.String({ description: "The currency whose figures money sorts (rpv, revenue, aov, epc, roas) use; default the one with the most orders." }),
+    Text({ maxLength: 64, description: "The currency whose figures money sorts (rpv, revenue, aov, epc, roas) use; default the one with the most orders." }),
   ),
-  page: t.Optional(t.String({ description: "Integer of at least 1; default 1." })),
-  per_page: t.Optional(t.String({ description: `Integer 1 to ${OVERVIEW_MAX_PER_PAGE}; default 50.` })),
+  page: t.Optional(Text({ maxLength: 64, description: "Integer of at least 1; default 1." })),
+  per_page: t.Optional(Text({ maxLength: 64, description: `Integer 1 to ${OVERVIEW_MAX_PER_PAGE}; default 50.` })),
 });
 const EventsQuery = t.Object({
-  event_type: t.Optional(t.String({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
-  page: t.Optional(t.String({ description: "Integer of at least 1; default 1." })),
-  per_page: t.Optional(t.String({ description: `Integer 1 to ${EVENTS_MAX_PER_PAGE}; default 100.` })),
-  from: t.Optional(t.String({ description: "ISO date; default 7 days ago." })),
+  event_type: t.Optional(Text({ maxLength: 64, error: "The event_type must be a string of at most 64 characters." })),
+  page: t.Optional(Text({ maxLength: 64, description: "Integer of at least 1; default 1." })),
+  per_page: t.Optional(Text({ maxLength: 64, description: `Integer 1 to ${EVENTS_MAX_PER_PAGE}; default 100.` })),
+  from: t.Optional(Text({ maxLength: 64, description: "ISO date (1970-01-01 to 2100-12-31); default 7 days ago." })),
   to: To,
   tz: Tz,
 });

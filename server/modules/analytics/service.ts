@@ -1,6 +1,7 @@
 /** The rules of SPEC.md "Analytics reads"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
+import { DATE_MAX, DATE_MIN, parseDateOnly } from "../../http/schemas.ts";
 import { sha256Hex } from "../../http/tokens.ts";
 import { getVideo } from "../videos/service.ts";
 import {
@@ -29,18 +30,9 @@ export interface Window {
   end: string;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
-
-/** Milliseconds of a YYYY-MM-DD calendar date at UTC midnight, or undefined when it is no real date. */
-function parseDate(raw: string): number | undefined {
-  const m = DATE.exec(raw);
-  if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Date(ms).toISOString().slice(0, 10) === raw ? ms : undefined;
-}
-
-export const isCalendarDate = (raw: string) => parseDate(raw) !== undefined;
+const parseDate = parseDateOnly;
+const FIRST_DAY_MS = parseDateOnly(DATE_MIN)!;
 
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -72,9 +64,9 @@ export function resolveWindow(nowMs: number, input: WindowQuery, defaultDays: nu
   if (!tz) errors.tz = ["The tz must be an IANA time zone name, such as UTC or Europe/Berlin."];
   const zone = tz ?? "UTC";
   const toMs = input.to === undefined ? parseDate(today(nowMs, zone)) : parseDate(input.to);
-  if (toMs === undefined) errors.to = ["The to must be a date in YYYY-MM-DD format."];
-  const fromMs = input.from === undefined ? (toMs === undefined ? undefined : toMs - defaultDays * DAY_MS) : parseDate(input.from);
-  if (fromMs === undefined) errors.from = ["The from must be a date in YYYY-MM-DD format."];
+  if (toMs === undefined) errors.to = [`The to must be a date in YYYY-MM-DD format from ${DATE_MIN} to ${DATE_MAX}.`];
+  const fromMs = input.from === undefined ? (toMs === undefined ? undefined : Math.max(FIRST_DAY_MS, toMs - defaultDays * DAY_MS)) : parseDate(input.from);
+  if (fromMs === undefined) errors.from = [`The from must be a date in YYYY-MM-DD format from ${DATE_MIN} to ${DATE_MAX}.`];
   if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) errors.to = ["The to must be a date on or after from."];
   if (Object.keys(errors).length) throw validation(errors);
   return { from: dateOf(fromMs!), to: dateOf(toMs!), tz: zone, start: `${dateOf(fromMs!)} 00:00:00`, end: `${dateOf(toMs! + DAY_MS)} 00:00:00` };

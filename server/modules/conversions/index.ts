@@ -4,7 +4,8 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { ApiError, Errors } from "../../errors.ts";
+import { ApiError, Errors, REFUSED_VALUE, StorageOutcomes } from "../../errors.ts";
+import { storageFailure } from "../../storage/postgres.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
@@ -23,6 +24,8 @@ export function conversionsModule(deps: Deps) {
           return { status: 201, body: await recordVerified(deps, auth.workspaceId, body) };
         } catch (error) {
           if (error instanceof ApiError) throw error;
+          // A value the database refused as malformed is the client's (a backstop: edges check every value).
+          if (storageFailure(error) === "invalidData") throw StorageOutcomes.invalidData();
           deps.log.error("conversion write failed", { error: error instanceof Error ? error.message : String(error) });
           throw Errors.conversionNotWritten();
         }
@@ -56,6 +59,7 @@ export function browserConversionModule(deps: Deps) {
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (error instanceof UnavailableError) throw Errors.integrationLookupUnavailable();
+      if (storageFailure(error) === "invalidData") throw Errors.invalidPayload(REFUSED_VALUE);
       deps.log.error("browser conversion write failed", { error: error instanceof Error ? error.message : String(error) });
       throw Errors.browserConversionNotWritten();
     }

@@ -6,6 +6,7 @@
  * verified sales only, once each.
  */
 import type { Deps } from "../../deps.ts";
+import { storageFailure } from "../../storage/postgres.ts";
 import { Errors, validation } from "../../errors.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
 import { e164, hex, normaliseEmail } from "../events/identity.ts";
@@ -168,6 +169,8 @@ export async function recordBrowser(
     const id = workspaceId;
     integration = id === undefined ? undefined : await repo.findIntegration(deps.sql, id, body.integration);
   } catch (error) {
+    // Never a payload rejection (SPEC.md), unless the value itself was refused: that is the client's.
+    if (storageFailure(error) === "invalidData") throw error;
     throw new UnavailableError(String(error));
   }
   if (workspaceId === undefined || !integration) return "integration_not_found";

@@ -59,10 +59,13 @@ export interface SocketInfo {
   requestIP?(request: Request): { address: string } | null;
 }
 
+/** Longer than any IPv6 address: a forwarded "address" beyond it is cut, so a rate-limit key always fits its column. */
+const MAX_IP_LENGTH = 64;
+
 export function clientIp(deps: Deps, request: Request, server: SocketInfo | null | undefined): string {
   if (deps.config.trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for");
-    if (forwarded) return forwarded.split(",")[0]!.trim();
+    if (forwarded) return forwarded.split(",")[0]!.trim().slice(0, MAX_IP_LENGTH);
   }
   return server?.requestIP?.(request)?.address ?? "unknown";
 }

@@ -5,10 +5,12 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { ApiError, Errors } from "../../errors.ts";
+import { ApiError, Errors, REFUSED_VALUE } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
 import { documented } from "../../http/openapi-docs.ts";
+import { Text } from "../../http/schemas.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
+import { storageFailure } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
 import { leadStatus } from "./leads.ts";
@@ -20,6 +22,8 @@ import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts
 /** Anything that is not already a spec error is a write that did not happen: 500 WRITE_FAILED, retry with the same event_id. */
 function writeFailed(deps: Deps, error: unknown): unknown {
   if (error instanceof ApiError) return error;
+  // A value the database refused as malformed is the client's mistake, not a write to retry (a backstop: edges check every value).
+  if (storageFailure(error) === "invalidData") return Errors.invalidPayload(REFUSED_VALUE);
   deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
   return Errors.eventNotWritten();
 }
@@ -152,10 +156,10 @@ export function eventsModule(deps: Deps) {
       },
       {
         query: t.Object({
-          workspace_code: t.String({ minLength: 1, maxLength: 100 }),
-          video_code: t.String({ minLength: 1, maxLength: 100 }),
-          session_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
-          device_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+          workspace_code: Text({ minLength: 1, maxLength: 100 }),
+          video_code: Text({ minLength: 1, maxLength: 100 }),
+          session_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
+          device_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
         }),
         detail: {
           summary: "Has this viewer answered the video's lead form? (no token)",

@@ -1,6 +1,6 @@
 /** Wire schemas of SPEC.md "Exports" and the export's fixed sets. */
 import { t } from "elysia";
-import { oneOf } from "../../http/schemas.ts";
+import { DateOnly, Id, oneOf, Text } from "../../http/schemas.ts";
 import { DIMENSION_NAMES } from "../analytics/metrics.ts";
 
 /** SPEC.md's four types, and (beyond it) the seller overview and a breakdown. */
@@ -67,13 +67,16 @@ export const EXPORT_COLUMNS = {
 } as const satisfies Record<ExportType, readonly string[]>;
 
 export const CreateExportBody = t.Object({
-  video_ids: t.Array(t.Integer({ minimum: 1, error: "Each video id must be a positive integer." }), {
+  video_ids: t.Array(Id({ error: "Each video id must be a positive integer." }), {
     minItems: 1,
     maxItems: MAX_EXPORT_VIDEOS,
     error: `The video_ids must be a list of 1 to ${MAX_EXPORT_VIDEOS} integer video ids.`,
   }),
-  from: t.String({ error: "The from must be a date in YYYY-MM-DD format.", description: "ISO date (UTC day), required." }),
-  to: t.String({ error: "The to must be a date in YYYY-MM-DD format.", description: "ISO date (UTC day) on or after `from`, required." }),
+  from: DateOnly({ error: "The from must be a date in YYYY-MM-DD format from 1970-01-01 to 2100-12-31.", description: "ISO date (UTC day), required." }),
+  to: DateOnly({
+    error: "The to must be a date in YYYY-MM-DD format from 1970-01-01 to 2100-12-31.",
+    description: "ISO date (UTC day) on or after `from`, required.",
+  }),
   format: oneOf(EXPORT_FORMATS, { error: "The format must be csv or json." }),
   type: oneOf(EXPORT_TYPES, { error: `The type must be one of ${EXPORT_TYPES.join(", ")}.` }),
   by: t.Optional(
@@ -93,4 +96,4 @@ export const ExportRead = t.Object({
   download_url: t.Nullable(t.String()),
 });
 
-export const ExportParams = t.Object({ export: t.String({ description: "The export_id (flex_...)" }) });
+export const ExportParams = t.Object({ export: Text({ maxLength: 1024, description: "The export_id (flex_...)" }) });

@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
+import { Id, Text } from "../../http/schemas.ts";
 import * as repo from "./repo.ts";
 import type { FolderRow } from "./repo.ts";
 
@@ -17,9 +18,9 @@ const Folder = t.Object({
 });
 
 const CreateFolderBody = t.Object({
-  name: t.String({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
-  parent_id: t.Optional(t.Nullable(t.Integer({ minimum: 1, error: "The parent_id must be an integer id of a folder." }))),
-  color: t.Optional(t.Nullable(t.String({ maxLength: 32, error: "The color must be a string of at most 32 characters." }))),
+  name: Text({ minLength: 1, maxLength: 255, error: "The name must be a string of 1 to 255 characters." }),
+  parent_id: t.Optional(t.Nullable(Id({ error: "The parent_id must be an integer id of a folder." }))),
+  color: t.Optional(t.Nullable(Text({ maxLength: 32, error: "The color must be a string of at most 32 characters." }))),
 });
 
 function toFolder(row: FolderRow) {

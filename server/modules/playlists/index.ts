@@ -5,14 +5,16 @@ import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { parseId } from "../../http/params.ts";
+import { PathId, Text } from "../../http/schemas.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import { AddItemBody, CreatePlaylistBody, ListPlaylistsQuery, Playlist, PlaylistItem, UpdateItemBody, UpdatePlaylistBody } from "./model.ts";
 import * as playlists from "./service.ts";
 
-const PlaylistParams = t.Object({ playlist: t.String({ description: "The container video's numeric id" }) });
+const PlaylistParams = t.Object({ playlist: PathId("The container video's numeric id") });
 const ItemParams = t.Object({
-  playlist: t.String({ description: "The container video's numeric id" }),
-  video: t.String({ description: "The item's video_code (a numeric id resolves to nothing)" }),
+  playlist: PathId("The container video's numeric id"),
+  // Longer than any stored code: such a code resolves to nothing (404), like any unknown one.
+  video: Text({ maxLength: 1024, description: "The item's video_code (a numeric id resolves to nothing)" }),
 });
 
 const playlistId = (raw: string) => {

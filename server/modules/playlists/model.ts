@@ -1,21 +1,23 @@
 /** Wire schemas of SPEC.md "Playlists" (TypeBox through Elysia's `t`). */
 import { t } from "elysia";
-import { oneOf } from "../../http/schemas.ts";
+import { Id, Int, oneOf, PageNumber, QueryInt, Text } from "../../http/schemas.ts";
 import { LESSON_NAVIGATION, PLAYLIST_CHROME, PLAYLIST_MODES } from "../settings/groups.ts";
 
-const VideoCode = t.String({ minLength: 1, maxLength: 64, error: "The video_code must be a string of 1 to 64 characters." });
-const Title = t.String({ maxLength: 255, error: "The title must be a string of at most 255 characters." });
-const LessonLabel = t.String({ maxLength: 255, error: "The lesson_label must be a string of at most 255 characters." });
-const ThumbUrl = t.String({ maxLength: 2048, pattern: "^https?://[^\\s]+$", error: "The thumb_url must be an http(s) URL of at most 2048 characters." });
+const VideoCode = Text({ minLength: 1, maxLength: 64, error: "The video_code must be a string of 1 to 64 characters." });
+const Title = Text({ maxLength: 255, error: "The title must be a string of at most 255 characters." });
+const LessonLabel = Text({ maxLength: 255, error: "The lesson_label must be a string of at most 255 characters." });
+const ThumbUrl = Text({ maxLength: 2048, pattern: "^https?://[^\\s]+$", error: "The thumb_url must be an http(s) URL of at most 2048 characters." });
 const PlaybackMode = oneOf(PLAYLIST_MODES, { error: "The playback_mode must be linear or course." });
-const PlaylistCode = t.Nullable(t.String({ maxLength: 128, error: "The playlist_code must be a string of at most 128 characters." }));
+const PlaylistCode = t.Nullable(Text({ maxLength: 128, error: "The playlist_code must be a string of at most 128 characters." }));
+/** Seconds; the player reads it as a 32-bit integer. */
+const MAX_DURATION_S = 2_147_483_647;
 const Chrome = oneOf(PLAYLIST_CHROME, { error: "The playlist_chrome must be rail or button." });
 const flag = (name: string) => t.Boolean({ error: `The ${name} field must be true or false.` });
 
 // Fields not listed (auto_advance_delay_ms, lesson_navigation at creation; items
 // on PATCH) are not applied: SPEC.md "Playlists" rule 1 and the PATCH row.
 export const CreatePlaylistBody = t.Object({
-  video_id: t.Integer({ minimum: 1, error: "The video_id must be an integer id of a video." }),
+  video_id: Id({ error: "The video_id must be an integer id of a video." }),
   playback_mode: t.Optional(PlaybackMode),
   playlist_code: t.Optional(PlaylistCode),
   items: t.Optional(
@@ -34,7 +36,7 @@ export const UpdatePlaylistBody = t.Object({
   playback_mode: t.Optional(PlaybackMode),
   playlist_code: t.Optional(PlaylistCode),
   auto_advance: t.Optional(flag("auto_advance")),
-  auto_advance_delay_ms: t.Optional(t.Integer({ minimum: 0, maximum: 30000, error: "The auto_advance_delay_ms must be an integer from 0 to 30000." })),
+  auto_advance_delay_ms: t.Optional(Int(0, 30000, { error: "The auto_advance_delay_ms must be an integer from 0 to 30000." })),
   loop: t.Optional(flag("loop")),
   lesson_navigation: t.Optional(oneOf(LESSON_NAVIGATION, { error: "The lesson_navigation must be sidebar, next-button, both or none." })),
   playlist_chrome: t.Optional(Chrome),
@@ -45,7 +47,7 @@ export const AddItemBody = t.Object({
   video_code: VideoCode,
   title: t.Optional(t.Nullable(Title)),
   lesson_label: t.Optional(t.Nullable(LessonLabel)),
-  duration_s: t.Optional(t.Nullable(t.Integer({ minimum: 0, error: "The duration_s must be an integer number of seconds." }))),
+  duration_s: t.Optional(t.Nullable(Int(0, MAX_DURATION_S, { error: "The duration_s must be an integer number of seconds." }))),
   thumb_url: t.Optional(t.Nullable(ThumbUrl)),
 });
 export type AddItemBody = typeof AddItemBody.static;
@@ -53,7 +55,7 @@ export type AddItemBody = typeof AddItemBody.static;
 export const UpdateItemBody = t.Object({
   title: t.Optional(t.Nullable(Title)),
   lesson_label: t.Optional(t.Nullable(LessonLabel)),
-  duration_s: t.Optional(t.Integer({ minimum: 1, error: "The duration_s must be an integer of at least 1." })),
+  duration_s: t.Optional(Int(1, MAX_DURATION_S, { error: "The duration_s must be an integer of at least 1." })),
   thumb_url: t.Optional(t.Nullable(ThumbUrl)),
 });
 export type UpdateItemBody = typeof UpdateItemBody.static;
@@ -80,6 +82,6 @@ export const Playlist = t.Object({
 });
 
 export const ListPlaylistsQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, error: "The page must be an integer of at least 1." })),
-  per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "The per_page must be an integer from 1 to 100." })),
+  page: t.Optional(PageNumber()),
+  per_page: t.Optional(QueryInt(1, 100, { error: "The per_page must be an integer from 1 to 100." })),
 });

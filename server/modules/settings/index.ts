@@ -5,26 +5,27 @@ import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
+import { JsonObject, MAX_JSON_DEPTH, PageNumber, PathId } from "../../http/schemas.ts";
 import { FullVideo } from "../videos/model.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import * as settings from "./service.ts";
 import { API_WRITABLE_GROUPS, groupsDoc } from "./groups.ts";
 
-const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
-const VersionParams = t.Object({ video: t.String({ description: "Numeric video id" }), version: t.String({ description: "Numeric deploy version id" }) });
-const SettingsPayload = t.Object(groupsDoc(API_WRITABLE_GROUPS), {
-  additionalProperties: true,
+const VideoParams = t.Object({ video: PathId("Numeric video id") });
+const VersionParams = t.Object({ video: PathId("Numeric video id"), version: PathId("Numeric deploy version id") });
+// Option groups are free-form inside (SPEC.md rule 3 filters top-level keys only): their depth is bounded
+// like any JSON body's, the payload object being level 1, and no key or string may hold what storage refuses.
+// The groups' fields are documented (groupsDoc); the registry validates the merged result.
+const SettingsPayload = JsonObject({
+  maxDepth: MAX_JSON_DEPTH,
+  properties: groupsDoc(API_WRITABLE_GROUPS),
   description: "Any subset of option groups, merged recursively over the live settings (lists by index).",
-  error: "The body must be a JSON object of option groups.",
 });
-const DeployPayload = t.Object(
-  { ...groupsDoc(API_WRITABLE_GROUPS), _version_label: t.Optional(t.Unknown({ description: "A label for the version, at most 255 characters." })) },
-  {
-    additionalProperties: true,
-    description: "Any subset of option groups, plus an optional `_version_label` string.",
-    error: "The body must be a JSON object of option groups.",
-  },
-);
+const DeployPayload = JsonObject({
+  maxDepth: MAX_JSON_DEPTH,
+  properties: { ...groupsDoc(API_WRITABLE_GROUPS), _version_label: t.Optional(t.Unknown({ description: "A label for the version, at most 255 characters." })) },
+  description: "Any subset of option groups, plus an optional `_version_label` string.",
+});
 
 const DeployVersion = t.Object({
   id: t.Integer(),
@@ -93,7 +94,7 @@ export function settingsModule(deps: Deps) {
       {
         scope: "videos:write",
         params: VideoParams,
-        query: t.Object({ page: t.Optional(t.Integer({ minimum: 1, error: "The page must be an integer of at least 1." })) }),
+        query: t.Object({ page: t.Optional(PageNumber()) }),
         detail: { summary: "List deploy versions", description: "Newest first, 20 per page. Drafts never appear here." },
         response: { 200: t.Object({ data: t.Array(DeployVersion) }, { additionalProperties: true }) },
       },

@@ -1,6 +1,6 @@
 /** Wire schemas of split tests (beyond SPEC.md): the resource, its report and the events host's assignment. */
 import { t } from "elysia";
-import { oneOf } from "../../http/schemas.ts";
+import { DATE_MAX, DATE_MIN, Id as RowId, Int, oneOf, PageNumber, PathId, QueryInt, Text } from "../../http/schemas.ts";
 
 export const GOALS = ["conversion", "play", "cta_click"] as const;
 export type Goal = (typeof GOALS)[number];
@@ -9,7 +9,7 @@ export const MAX_VARIATIONS = 10;
 
 export const CreateSplitTestBody = t.Object(
   {
-    name: t.String({
+    name: Text({
       minLength: 1,
       maxLength: 255,
       pattern: "^[^\\u0000-\\u001f\\u007f]*$",
@@ -19,18 +19,8 @@ export const CreateSplitTestBody = t.Object(
     variations: t.Array(
       t.Object(
         {
-          video_id: t.Integer({
-            minimum: 1,
-            maximum: Number.MAX_SAFE_INTEGER,
-            description: "A video of this workspace.",
-            error: "The video_id must be a video id.",
-          }),
-          weight: t.Integer({
-            minimum: 1,
-            maximum: 99,
-            description: "Percent of viewers served this variation.",
-            error: "The weight must be a whole number from 1 to 99.",
-          }),
+          video_id: RowId({ description: "A video of this workspace.", error: "The video_id must be a video id." }),
+          weight: Int(1, 99, { description: "Percent of viewers served this variation.", error: "The weight must be a whole number from 1 to 99." }),
         },
         { additionalProperties: false },
       ),
@@ -56,9 +46,7 @@ export type CreateSplitTestBody = typeof CreateSplitTestBody.static;
 
 export const EndSplitTestBody = t.Object(
   {
-    winner_variation_id: t.Integer({
-      minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
+    winner_variation_id: RowId({
       description: "The variation served to everyone from now on.",
       error: "The winner_variation_id must be a variation id of this test.",
     }),
@@ -99,17 +87,18 @@ export const SplitTest = t.Object({
 });
 export type SplitTest = typeof SplitTest.static;
 
-export const SplitTestParams = t.Object({ id: t.String({ description: "Numeric split test id" }) });
+export const SplitTestParams = t.Object({ id: PathId("Numeric split test id") });
 
 export const ListSplitTestsQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, error: "The page must be a whole number of at least 1." })),
-  per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "The per_page must be a whole number from 1 to 100." })),
+  page: t.Optional(PageNumber()),
+  per_page: t.Optional(QueryInt(1, 100, { error: "The per_page must be a whole number from 1 to 100." })),
 });
 
+// Dates and the zone are checked by the report (analytics' resolveWindow), so that its 422 names the parameter and says why.
 export const ReportQuery = t.Object({
-  from: t.Optional(t.String({ description: "ISO date; default the day the test was created." })),
-  to: t.Optional(t.String({ description: "ISO date; default today." })),
-  tz: t.Optional(t.String({ description: "IANA time zone of the days; default UTC." })),
+  from: t.Optional(Text({ maxLength: 64, description: `ISO date (${DATE_MIN} to ${DATE_MAX}); default the day the test was created.` })),
+  to: t.Optional(Text({ maxLength: 64, description: `ISO date (${DATE_MIN} to ${DATE_MAX}); default today.` })),
+  tz: t.Optional(Text({ maxLength: 64, description: "IANA time zone of the days; default UTC." })),
 });
 
 const Rate = t.Nullable(t.Number());
@@ -181,12 +170,12 @@ export const Report = t.Object({
 export type Report = typeof Report.static;
 
 /** As /v1/collect takes them (a session id must match the player's batches). */
-const Id = t.String({ minLength: 1, maxLength: 100 });
+const Id = Text({ minLength: 1, maxLength: 100 });
 
 export const AssignBody = t.Object(
   {
-    workspace_code: t.String({ minLength: 1, maxLength: 100 }),
-    split_test: t.String({ minLength: 1, maxLength: 100, description: "The test's public code." }),
+    workspace_code: Text({ minLength: 1, maxLength: 100 }),
+    split_test: Text({ minLength: 1, maxLength: 100, description: "The test's public code." }),
     session_id: Id,
     device_id: t.Optional(Id),
   },

@@ -1,6 +1,6 @@
 /** Wire schemas of SPEC.md "Uploads" and "Upload session". */
 import { t } from "elysia";
-import { oneOf } from "../../http/schemas.ts";
+import { Int, oneOf, PathId, Text } from "../../http/schemas.ts";
 import { UPLOAD_ID_PATTERN } from "./upload-id.ts";
 
 /** SPEC.md "Uploads": accepted declared types (declared only: the bytes decide). */
@@ -23,8 +23,8 @@ export const MAX_FILE_SIZE = 5_368_709_120;
 export const SESSION_LIFETIME_MS = 24 * 60 * 60_000;
 
 export const InitUploadBody = t.Object({
-  filename: t.String({ minLength: 1, maxLength: 255, error: "The filename must be a string of 1 to 255 characters." }),
-  size: t.Integer({ minimum: 1, maximum: MAX_FILE_SIZE, error: `The size must be an integer from 1 to ${MAX_FILE_SIZE}.` }),
+  filename: Text({ minLength: 1, maxLength: 255, error: "The filename must be a string of 1 to 255 characters." }),
+  size: Int(1, MAX_FILE_SIZE, { error: `The size must be an integer from 1 to ${MAX_FILE_SIZE}.` }),
   mime_type: oneOf(MIME_TYPES, { error: `The mime_type must be one of ${MIME_TYPES.join(", ")}.` }),
   orientation: t.Optional(oneOf(ORIENTATIONS, { error: "The orientation must be landscape or portrait." })),
 });
@@ -41,5 +41,5 @@ export const UploadSession = t.Object({
 });
 
 export const ChunkReply = t.Object({ offset: t.Integer(), size: t.Integer() });
-export const UploadParams = t.Object({ upload: t.String({ description: "Upload id (flup_...)" }) });
-export const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+export const UploadParams = t.Object({ upload: Text({ maxLength: 1024, description: "Upload id (flup_...)" }) });
+export const VideoParams = t.Object({ video: PathId("Numeric video id") });

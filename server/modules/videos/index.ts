@@ -7,6 +7,7 @@ import { idempotent } from "../../http/idempotency.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
 import { documented, errorResponses } from "../../http/openapi-docs.ts";
+import { PathId, Text } from "../../http/schemas.ts";
 import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
 import type { VideoRow } from "./repo.ts";
@@ -14,7 +15,7 @@ import { playerConfig } from "../encoding/player-config.ts";
 import { withDefaults } from "../settings/groups.ts";
 import { TimedEventsRead, timedEventsOf } from "../settings/timed-events.ts";
 
-const VideoParams = t.Object({ video: t.String({ description: "Numeric video id" }) });
+const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
 export function videosModule(deps: Deps) {
   const { config } = deps;
@@ -177,7 +178,7 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:read",
         params: VideoParams,
-        query: t.Object({ mode: t.Optional(t.String({ description: "`plain` for the plain-mode snippet" })) }),
+        query: t.Object({ mode: t.Optional(Text({ maxLength: 64, description: "`plain` for the plain-mode snippet" })) }),
         detail: {
           summary: "Embed snippet",
           description:

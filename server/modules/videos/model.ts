@@ -1,14 +1,14 @@
 /** Wire schemas of SPEC.md "Videos" (TypeBox through Elysia's `t`). */
 import { t } from "elysia";
-import { oneOf } from "../../http/schemas.ts";
+import { Id, Int, MAX_ID, oneOf, PageNumber, QueryInt, Text } from "../../http/schemas.ts";
 
 export const PLAYER_VERSIONS = ["v1", "v2", "1", "2"] as const;
 export const SORT_COLUMNS = ["id", "title", "code", "created_at", "updated_at"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
-const Title = t.String({ minLength: 1, maxLength: 255, error: "The title must be a string of 1 to 255 characters." });
-const Tags = t.Array(t.String({ maxLength: 64 }), { error: "The tags must be a list of strings of at most 64 characters each." });
-const FolderId = t.Integer({ minimum: 1, error: "The folder_id must be an integer id of a folder." });
+const Title = Text({ minLength: 1, maxLength: 255, error: "The title must be a string of 1 to 255 characters." });
+const Tags = t.Array(Text({ maxLength: 64 }), { maxItems: 100, error: "The tags must be a list of at most 100 strings of at most 64 characters each." });
+const FolderId = Id({ error: "The folder_id must be an integer id of a folder." });
 
 export const CreateVideoBody = t.Object({
   title: Title,
@@ -16,7 +16,8 @@ export const CreateVideoBody = t.Object({
   tags: t.Optional(Tags),
   plain_mode: t.Optional(t.Boolean({ error: "The plain_mode field must be true or false." })),
   player_version: t.Optional(oneOf(PLAYER_VERSIONS, { error: "The player_version must be one of v1, v2, 1, 2." })),
-  copy_from: t.Optional(t.Integer({ error: "The copy_from field must be an integer video id." })),
+  // An id that names no video copies nothing (SPEC.md rule 1); one no bigint holds is refused.
+  copy_from: t.Optional(Int(-MAX_ID, MAX_ID, { error: "The copy_from field must be an integer video id." })),
 });
 export type CreateVideoBody = typeof CreateVideoBody.static;
 
@@ -28,12 +29,13 @@ export const UpdateVideoBody = t.Object({
 export type UpdateVideoBody = typeof UpdateVideoBody.static;
 
 export const ListVideosQuery = t.Object({
-  sort: t.Optional(t.String()),
-  order: t.Optional(t.String()),
-  page: t.Optional(t.Integer({ minimum: 1, error: "The page must be an integer of at least 1." })),
-  per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "The per_page must be an integer from 1 to 100." })),
-  folder_id: t.Optional(t.Integer({ minimum: 1, error: "The folder_id must be an integer id of a folder." })),
-  search: t.Optional(t.String({ maxLength: 255 })),
+  // Anything but the listed values falls back to the default (SPEC.md), so only the URL bounds their length.
+  sort: t.Optional(Text({ maxLength: 16_384 })),
+  order: t.Optional(Text({ maxLength: 16_384 })),
+  page: t.Optional(PageNumber()),
+  per_page: t.Optional(QueryInt(1, 100, { error: "The per_page must be an integer from 1 to 100." })),
+  folder_id: t.Optional(QueryInt(1, MAX_ID, { error: "The folder_id must be an integer id of a folder." })),
+  search: t.Optional(Text({ maxLength: 255 })),
 });
 export type ListVideosQuery = typeof ListVideosQuery.static;
 

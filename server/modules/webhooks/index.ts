@@ -4,10 +4,11 @@ import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { parseId } from "../../http/params.ts";
+import { PathId } from "../../http/schemas.ts";
 import { CreateWebhookBody, Subscription, SUPPORTED_EVENTS } from "./model.ts";
 import * as webhooks from "./service.ts";
 
-const WebhookParams = t.Object({ webhook: t.String({ description: "Numeric subscription id" }) });
+const WebhookParams = t.Object({ webhook: PathId("Numeric subscription id") });
 
 export function webhooksModule(deps: Deps) {
   return new Elysia({ name: "frameline.webhooks", detail: { tags: ["Webhooks"] } } as never)

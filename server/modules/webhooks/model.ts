@@ -1,5 +1,6 @@
 /** Wire schemas of SPEC.md "Webhook subscriptions" and "Events". */
 import { t } from "elysia";
+import { Text } from "../../http/schemas.ts";
 
 /** SPEC.md "Events": the exact, complete list accepted in `events[]`. */
 export const SUPPORTED_EVENTS = [
@@ -31,10 +32,10 @@ export function isSupportedEvent(value: string): value is SupportedEvent {
 }
 
 export const CreateWebhookBody = t.Object({
-  name: t.String({ minLength: 1, maxLength: 128, error: "The name must be a string of 1 to 128 characters." }),
-  url: t.String({ minLength: 1, maxLength: 2048, error: "The url must be a URL of at most 2048 characters." }),
-  events: t.Array(t.String(), { minItems: 1, error: "The events must be a list of at least one supported event." }),
-  secret: t.Optional(t.String({ minLength: 16, maxLength: 128, error: "The secret must be a string of 16 to 128 characters." })),
+  name: Text({ minLength: 1, maxLength: 128, error: "The name must be a string of 1 to 128 characters." }),
+  url: Text({ minLength: 1, maxLength: 2048, error: "The url must be a URL of at most 2048 characters." }),
+  events: t.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 100, error: "The events must be a list of at least one supported event." }),
+  secret: t.Optional(Text({ minLength: 16, maxLength: 128, error: "The secret must be a string of 16 to 128 characters." })),
 });
 export type CreateWebhookBody = typeof CreateWebhookBody.static;
 
