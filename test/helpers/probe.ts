@@ -69,6 +69,11 @@ export interface Fixtures {
   exportId: string;
   versionId: number;
   spareTokenId: number;
+  splitTestId: number;
+  splitTestCode: string;
+  /** The split test's second variation. */
+  otherVideoId: number;
+  adSpendId: number;
 }
 
 export async function makeFixtures(t: TestApp): Promise<Fixtures> {
@@ -84,6 +89,13 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const exported = await call("POST", "/api/v1/exports", { video_ids: [video.id], from: "2026-01-01", to: "2026-01-02", format: "csv", type: "events" });
   const deployed = await call("POST", `/api/v1/videos/${video.id}/deploy`, { _version_label: "probe" });
   const spare = await ws.mint(["videos:read"]);
+  const other = await t.createVideo(ws, { title: "variation" });
+  const variations = [
+    { video_id: video.id, weight: 50 },
+    { video_id: other.id, weight: 50 },
+  ];
+  const splitTest = await call("POST", "/api/v1/split-tests", { name: "probe", variations, goal: "conversion" });
+  const spend = await call("POST", `/api/v1/videos/${video.id}/ad-spend`, { date: "2026-01-01", source: "probe", currency: "USD", amount: 1 });
   return {
     ws,
     videoId: video.id,
@@ -94,6 +106,10 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     exportId: exported.body?.export_id ?? "flex_0",
     versionId: deployed.body?.version_id ?? 1,
     spareTokenId: spare.id,
+    splitTestId: splitTest.body?.split_test?.id ?? 1,
+    splitTestCode: splitTest.body?.split_test?.code ?? "none",
+    otherVideoId: other.id,
+    adSpendId: spend.body?.ad_spend?.id ?? 1,
   };
 }
 
@@ -125,6 +141,8 @@ export function fillPath(route: RouteInfo, f: Fixtures, override?: string): stri
       case "id":
         if (route.path.startsWith("/admin/v1/tokens")) return String(f.spareTokenId);
         if (route.path.startsWith("/admin/")) return String(f.ws.id);
+        if (route.path.startsWith("/api/v1/split-tests/")) return String(f.splitTestId);
+        if (route.path.includes("/ad-spend/")) return String(f.adSpendId);
         return "1";
       default:
         return "1";
@@ -162,15 +180,37 @@ export function baseBody(route: RouteInfo, f: Fixtures): unknown {
     target_url: "https://example.com/hook",
     events: route.path === "/v1/collect" ? [{ type: "play" }] : ["video.created"],
     scopes: ["videos:read"],
+    split_test: f.splitTestCode,
+    currency: "USD",
+    variations: [
+      { video_id: f.videoId, weight: 50 },
+      { video_id: f.otherVideoId, weight: 50 },
+    ],
   };
   for (const [key, value] of Object.entries(known)) if (key in body || (route.body.required as string[] | undefined)?.includes(key)) body[key] = value;
   return body;
 }
 
+/** The route's required query parameters with valid values (known ones from the fixtures), so one hostile parameter reaches the route's code. */
+export function baseQuery(route: RouteInfo, f: Fixtures): Record<string, string> {
+  const required = (route.query?.required as string[] | undefined) ?? [];
+  if (!route.query || required.length === 0) return {};
+  const [sample] = fc.sample(validOf(route.query as never), { seed: 14, numRuns: 1 });
+  const known: Record<string, string> = { workspace_code: f.ws.code, video_code: f.videoCode, by: "source" };
+  return Object.fromEntries(required.map((name) => [name, known[name] ?? String((sample as Record<string, unknown>)[name])]));
+}
+
 /** The issue's cases for one route: each hostile value in each body field, query parameter and path parameter, plus whole-body and header cases. */
 export function casesOf(route: RouteInfo, f: Fixtures): ProbeRequest[] {
   const headers = headersFor(route, f);
-  const url = `${BASE}${fillPath(route, f)}`;
+  const query = baseQuery(route, f);
+  const path = `${BASE}${fillPath(route, f)}`;
+  // Every case but the query's own carries the required query parameters.
+  const withQuery = (to: string, extra?: string) => {
+    const search = [new URLSearchParams(query).toString(), extra].filter(Boolean).join("&");
+    return search ? `${to}?${search}` : to;
+  };
+  const url = withQuery(path);
   const out: ProbeRequest[] = [];
   const hasBody = !["GET", "HEAD", "OPTIONS"].includes(route.method);
   const base = baseBody(route, f);
@@ -192,13 +232,20 @@ export function casesOf(route: RouteInfo, f: Fixtures): ProbeRequest[] {
   }
   const params = route.query?.properties as Record<string, unknown> | undefined;
   for (const name of Object.keys(params ?? {})) {
+    const others = new URLSearchParams(Object.entries(query).filter(([key]) => key !== name)).toString();
     for (const raw of ["%00", "a%00b", "%ED%A0%80", "99999999999999999999", "-1", "9999-12-31", "1e308", "0000-01-01"]) {
-      out.push({ route, label: `query ${name}=${raw}`, url: `${url}?${name}=${raw}`, headers });
+      out.push({ route, label: `query ${name}=${raw}`, url: `${path}?${others ? `${others}&` : ""}${name}=${raw}`, headers });
     }
   }
   if (route.path.includes(":")) {
     for (const raw of ["%00", "99999999999999999999", "-1", "%ED%A0%80", "9223372036854775808", "x".repeat(2000)]) {
-      out.push({ route, label: `path ${raw.slice(0, 24)}`, url: `${BASE}${fillPath(route, f, raw)}`, headers, body: hasBody ? json(base ?? {}) : undefined });
+      out.push({
+        route,
+        label: `path ${raw.slice(0, 24)}`,
+        url: withQuery(`${BASE}${fillPath(route, f, raw)}`),
+        headers,
+        body: hasBody ? json(base ?? {}) : undefined,
+      });
     }
   }
   const oddHeaders: [string, Record<string, string>][] = [
@@ -211,7 +258,7 @@ export function casesOf(route: RouteInfo, f: Fixtures): ProbeRequest[] {
     ["Content-Type charset utf-16", { ...headers, "Content-Type": "application/json; charset=utf-16" }],
   ];
   for (const [label, h] of oddHeaders) out.push({ route, label, url, headers: h, body: hasBody ? json(base ?? {}) : undefined });
-  out.push({ route, label: "URL of 100 KB", url: `${url}?q=${"a".repeat(100_000)}`, headers });
+  out.push({ route, label: "URL of 100 KB", url: withQuery(path, `q=${"a".repeat(100_000)}`), headers });
   return out;
 }
 
