@@ -28,126 +28,45 @@ async function ffmpeg(args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`ffmpeg failed: ${err}`);
 }
 
+/** ffmpeg arguments, written as one line each (no argument holds a space). */
+const args = (line: string) => line.split(" ");
+
 const source = (w: number, h: number, seconds: number) => [
-  "-f",
-  "lavfi",
-  "-i",
+  ...args("-f lavfi -i"),
   `testsrc=size=${w}x${h}:rate=25:duration=${seconds}`,
-  "-f",
-  "lavfi",
-  "-i",
+  ...args("-f lavfi -i"),
   `sine=frequency=440:duration=${seconds}`,
 ];
+
+const H264_AAC_MP4 = args("-c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 50 -c:a aac -shortest -f mp4");
 
 async function make(name: ClipName, out: string): Promise<void> {
   switch (name) {
     case "landscape":
     case "long":
       // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded. `long` lasts 8 s (room for timed features).
-      return ffmpeg([
-        ...source(640, 360, name === "long" ? 8 : 3),
-        "-c:v",
-        "libx264",
-        "-preset",
-        "ultrafast",
-        "-pix_fmt",
-        "yuv420p",
-        "-g",
-        "50",
-        "-c:a",
-        "aac",
-        "-shortest",
-        "-f",
-        "mp4",
-        out,
-      ]);
+      return ffmpeg([...source(640, 360, name === "long" ? 8 : 3), ...H264_AAC_MP4, out]);
     case "portrait":
-      return ffmpeg([
-        ...source(360, 640, 2),
-        "-c:v",
-        "libx264",
-        "-preset",
-        "ultrafast",
-        "-pix_fmt",
-        "yuv420p",
-        "-g",
-        "50",
-        "-c:a",
-        "aac",
-        "-shortest",
-        "-f",
-        "mp4",
-        out,
-      ]);
+      return ffmpeg([...source(360, 640, 2), ...H264_AAC_MP4, out]);
     case "vp9":
-      return ffmpeg([
-        ...source(320, 180, 2),
-        "-c:v",
-        "libvpx-vp9",
-        "-deadline",
-        "realtime",
-        "-cpu-used",
-        "8",
-        "-b:v",
-        "300k",
-        "-c:a",
-        "libopus",
-        "-shortest",
-        "-f",
-        "webm",
-        out,
-      ]);
+      return ffmpeg([...source(320, 180, 2), ...args("-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 300k -c:a libopus -shortest -f webm"), out]);
     case "hd":
       // Neither H.264 nor AAC, and tall enough for two rungs: both are encoded.
-      return ffmpeg([...source(1280, 720, 2), "-c:v", "mpeg4", "-q:v", "5", "-c:a", "libmp3lame", "-shortest", "-f", "avi", out]);
+      return ffmpeg([...source(1280, 720, 2), ...args("-c:v mpeg4 -q:v 5 -c:a libmp3lame -shortest -f avi"), out]);
     case "big":
       // Noise barely compresses: about 10-20 MB in 3 s, so a resumable upload takes several 8 MiB chunks.
       return ffmpeg([
-        "-f",
-        "lavfi",
-        "-i",
-        "nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine=frequency=300:duration=3",
-        "-c:v",
-        "libx264",
-        "-preset",
-        "ultrafast",
-        "-qp",
-        "4",
-        "-pix_fmt",
-        "yuv420p",
-        "-c:a",
-        "aac",
-        "-shortest",
-        "-f",
-        "mp4",
+        ...args("-f lavfi -i nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128"),
+        ...args("-f lavfi -i sine=frequency=300:duration=3"),
+        ...args("-c:v libx264 -preset ultrafast -qp 4 -pix_fmt yuv420p -c:a aac -shortest -f mp4"),
         out,
       ]);
     case "mpeg4":
       // About 9 MB of MPEG-4 Part 2 noise in 3 s: several 1 MiB chunks, and not H.264, so the encoder really encodes it.
       return ffmpeg([
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc=size=400x300:rate=25,noise=alls=100:allf=t",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine=frequency=440:duration=3",
-        "-t",
-        "3",
-        "-c:v",
-        "mpeg4",
-        "-q:v",
-        "1",
-        "-c:a",
-        "aac",
-        "-shortest",
-        "-f",
-        "mp4",
+        ...args("-f lavfi -i testsrc=size=400x300:rate=25,noise=alls=100:allf=t"),
+        ...args("-f lavfi -i sine=frequency=440:duration=3"),
+        ...args("-t 3 -c:v mpeg4 -q:v 1 -c:a aac -shortest -f mp4"),
         out,
       ]);
     case "corrupt": {
