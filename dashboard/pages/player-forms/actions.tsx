@@ -1,15 +1,14 @@
-import { Choice, fields, type GroupForm, List, Num, Text } from "./kit.tsx";
+import { Choice, groupForm, List, Num, Text } from "./kit.tsx";
 
 const G = "actions_options";
 
 /** actions_options.actions: redirect, show a CTA or pause, at a time or at the end. */
-export const actionsForm: GroupForm = {
-  group: G,
-  legend: "Actions",
-  operator: true,
-  Form: (p) => (
+export const actionsForm = groupForm(
+  G,
+  "Actions",
+  (f, p) => (
     <>
-      {fields(G, p).check("enabled", "Run these actions")}
+      {f.check("enabled", "Run these actions")}
       <List
         group={G}
         list="actions"
@@ -62,4 +61,5 @@ export const actionsForm: GroupForm = {
       />
     </>
   ),
-};
+  { operator: true },
+);

@@ -121,6 +121,16 @@ export function fields(group: string, p: GroupFormProps) {
   };
 }
 
+/** Declares a group's form: its body gets the field helpers bound to the group (and the raw props). */
+export function groupForm(
+  group: string,
+  legend: string,
+  body: (f: ReturnType<typeof fields>, p: GroupFormProps) => JSX.Element,
+  opts: { operator?: boolean } = {},
+): GroupForm {
+  return { group, legend, ...opts, Form: (p) => body(fields(group, p), p) };
+}
+
 /**
  * A list of entries in a group (`events`, `actions`): each row's fields come
  * from `row`, rows are added with `blank` and removed (the operator API the

@@ -1,4 +1,4 @@
-import { Choices, fields, type GroupForm } from "./kit.tsx";
+import { Choices, groupForm } from "./kit.tsx";
 
 const FIELDS: [string, string][] = [
   ["first_name", "First name"],
@@ -7,31 +7,26 @@ const FIELDS: [string, string][] = [
 ];
 
 /** lead_form_options: the form shown inside the player at a time. */
-export const leadFormForm: GroupForm = {
-  group: "lead_form_options",
-  legend: "Lead form",
-  Form: (p) => {
-    const f = fields("lead_form_options", p);
-    const chosen: string[] = p.value.fields ?? ["email"];
-    return (
-      <>
-        {f.check("enabled", "Ask for the viewer's email")}
-        {f.num("time_s", "Show at (s)")}
-        {f.text("title", "Title")}
-        <Choices
-          path="lead_form_options.fields"
-          legend="Fields besides the email"
-          options={FIELDS}
-          chosen={chosen.filter((c) => c !== "email")}
-          onValue={(v) => p.set("fields", ["email", ...v])}
-          err={p.err("lead_form_options.fields")}
-        />
-        <div class="row item">
-          {f.text("button_text", "Button text")}
-          {f.text("skip_text", "Skip text")}
-        </div>
-        {f.check("skippable", "Viewers may skip it")}
-      </>
-    );
-  },
-};
+export const leadFormForm = groupForm("lead_form_options", "Lead form", (f, p) => {
+  const chosen: string[] = p.value.fields ?? ["email"];
+  return (
+    <>
+      {f.check("enabled", "Ask for the viewer's email")}
+      {f.num("time_s", "Show at (s)")}
+      {f.text("title", "Title")}
+      <Choices
+        path="lead_form_options.fields"
+        legend="Fields besides the email"
+        options={FIELDS}
+        chosen={chosen.filter((c) => c !== "email")}
+        onValue={(v) => p.set("fields", ["email", ...v])}
+        err={p.err("lead_form_options.fields")}
+      />
+      <div class="row item">
+        {f.text("button_text", "Button text")}
+        {f.text("skip_text", "Skip text")}
+      </div>
+      {f.check("skippable", "Viewers may skip it")}
+    </>
+  );
+});

@@ -1,4 +1,4 @@
-import { Choices, fields, type GroupForm } from "./kit.tsx";
+import { Choices, groupForm } from "./kit.tsx";
 
 const NETWORKS: [string, string][] = [
   ["facebook", "Facebook"],
@@ -12,13 +12,12 @@ const NETWORKS: [string, string][] = [
 ];
 
 /** share_options: share links for the page, one per network. */
-export const shareForm: GroupForm = {
-  group: "share_options",
-  legend: "Share buttons",
-  operator: true,
-  Form: (p) => (
+export const shareForm = groupForm(
+  "share_options",
+  "Share buttons",
+  (f, p) => (
     <>
-      {fields("share_options", p).check("enabled", "Show share buttons")}
+      {f.check("enabled", "Show share buttons")}
       <Choices
         path="share_options.networks"
         legend="Networks"
@@ -29,4 +28,5 @@ export const shareForm: GroupForm = {
       />
     </>
   ),
-};
+  { operator: true },
+);
