@@ -124,6 +124,26 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
   return { ...state, reload };
 }
 
+/** A table's header row: the text columns first, then the numeric ones (right-aligned). */
+export function TableHead({ text, numeric = [] }: { text: ComponentChildren[]; numeric?: ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {text.map((h, i) => (
+          <th key={`t${i}`} scope="col">
+            {h}
+          </th>
+        ))}
+        {numeric.map((h, i) => (
+          <th key={`n${i}`} scope="col" class="num">
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** Focuses the page heading after navigation, so screen readers announce the new page. */
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);

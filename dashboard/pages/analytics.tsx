@@ -2,7 +2,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
 import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
@@ -168,17 +168,7 @@ export function Analytics({ id }: { id: number }) {
         {conversions.data && conversions.data.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col" class="num">
-                    Count
-                  </th>
-                  <th scope="col" class="num">
-                    Revenue (verified)
-                  </th>
-                </tr>
-              </thead>
+              <TableHead text={["Event"]} numeric={["Count", "Revenue (verified)"]} />
               <tbody>
                 {conversions.data.map((c) => (
                   <tr key={c.event_name}>
@@ -282,20 +272,7 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
           {list.data.events.data.length > 0 && (
             <div class="table-wrap">
               <table class="events">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Session</th>
-                    <th scope="col" class="num">
-                      Watched (s)
-                    </th>
-                    <th scope="col" class="num">
-                      At (s)
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead text={["Time", "Type", "Event", "Session"]} numeric={["Watched (s)", "At (s)"]} />
                 <tbody>
                   {list.data.events.data.map((e, i) => (
                     <tr key={i}>

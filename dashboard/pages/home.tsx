@@ -1,7 +1,7 @@
 /** Home: every video of the workspace ranked by what pays (GET /analytics/overview). */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, Pager, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -81,27 +81,10 @@ export function Home() {
           <h2 id="rank-title">Videos by {SORTS.find((s) => s.v === sort)?.l.toLowerCase()}</h2>
           <div class="table-wrap">
             <table class="breakdown" aria-label="Videos ranked">
-              <thead>
-                <tr>
-                  <th scope="col">Video</th>
-                  <th scope="col">{SORTS.find((s) => s.v === sort)?.l}</th>
-                  <th scope="col" class="num">
-                    Impressions
-                  </th>
-                  <th scope="col" class="num">
-                    Play rate
-                  </th>
-                  <th scope="col" class="num">
-                    Conv. rate
-                  </th>
-                  <th scope="col" class="num">
-                    Revenue
-                  </th>
-                  <th scope="col" class="num">
-                    Rev. per viewer
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                text={["Video", SORTS.find((s) => s.v === sort)?.l]}
+                numeric={["Impressions", "Play rate", "Conv. rate", "Revenue", "Rev. per viewer"]}
+              />
               <tbody>
                 {data.videos.map((r) => {
                   const c = inCurrency(r);

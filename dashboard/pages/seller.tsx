@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, fieldErrors, Notice, useAsync } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead } from "../components.tsx";
 import { DIMENSIONS, money, num, pct, type SellerMetrics, seconds } from "../seller-format.ts";
 
 interface Range {
@@ -175,30 +175,7 @@ export function Breakdown({ id, from, to, n }: Range) {
       {rows.data && rows.data.length > 0 && (
         <div class="table-wrap">
           <table class="breakdown" aria-label={`Breakdown by ${by}`}>
-            <thead>
-              <tr>
-                <th scope="col">Value</th>
-                <th scope="col">Impressions</th>
-                <th scope="col" class="num">
-                  Play rate
-                </th>
-                <th scope="col" class="num">
-                  Conv. rate
-                </th>
-                <th scope="col" class="num">
-                  Orders
-                </th>
-                <th scope="col" class="num">
-                  Revenue
-                </th>
-                <th scope="col" class="num">
-                  Rev. per viewer
-                </th>
-                <th scope="col" class="num">
-                  Rebuffer
-                </th>
-              </tr>
-            </thead>
+            <TableHead text={["Value"]} numeric={["Impressions", "Play rate", "Conv. rate", "Orders", "Revenue", "Rev. per viewer", "Rebuffer"]} />
             <tbody>
               {rows.data.map((r) => (
                 <tr key={`${r.other}:${r.value}`} data-breakdown-value={label(r)}>

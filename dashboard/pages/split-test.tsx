@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { CopyButton, ErrorBox, Field, Link, PageTitle, useAsync } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, Link, PageTitle, useAsync, TableHead } from "../components.tsx";
 import { money, num, pct } from "../seller-format.ts";
 import { goalLabel, type SplitTest, statusText } from "./split-tests.tsx";
 
@@ -108,44 +108,22 @@ export function SplitTestPage({ id }: { id: number }) {
           <>
             <div class="table-wrap">
               <table class="breakdown" aria-label="Results per variation">
-                <thead>
-                  <tr>
-                    <th scope="col">Variation</th>
-                    <th scope="col" class="num">
-                      Weight
-                    </th>
-                    <th scope="col" class="num">
-                      Impressions
-                    </th>
-                    <th scope="col" class="num">
-                      Plays
-                    </th>
-                    <th scope="col" class="num">
-                      Play rate
-                    </th>
-                    <th scope="col" class="num">
-                      Conversions
-                    </th>
-                    <th scope="col" class="num">
-                      Conv. rate
-                    </th>
-                    <th scope="col" class="num">
-                      Revenue
-                    </th>
-                    <th scope="col" class="num">
-                      Rev. per viewer
-                    </th>
-                    <th scope="col" class="num">
-                      Goal rate
-                    </th>
-                    <th scope="col" class="num">
-                      vs control (95 % interval)
-                    </th>
-                    <th scope="col" class="num">
-                      Chance to beat control
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  text={["Variation"]}
+                  numeric={[
+                    "Weight",
+                    "Impressions",
+                    "Plays",
+                    "Play rate",
+                    "Conversions",
+                    "Conv. rate",
+                    "Revenue",
+                    "Rev. per viewer",
+                    "Goal rate",
+                    "vs control (95 % interval)",
+                    "Chance to beat control",
+                  ]}
+                />
                 <tbody>
                   {r.variations.map((v) => (
                     <tr key={v.variation_id} data-report-variation={v.variation_id}>

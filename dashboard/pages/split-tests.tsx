@@ -1,7 +1,7 @@
 /** Split tests (README "Split tests"): the workspace's tests, and a new test from two or more videos. */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
 import { navigate } from "../router.ts";
 
 /** The wire shape of GET /split-tests/{id} (server/modules/split-tests/model.ts). */
@@ -59,15 +59,7 @@ export function SplitTests() {
           {list.data && list.data.data.length > 0 && (
             <div class="table-wrap">
               <table aria-label="Split tests">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Goal</th>
-                    <th scope="col">Videos</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
+                <TableHead text={["Name", "Goal", "Videos", "Status", "Created"]} />
                 <tbody>
                   {list.data.data.map((t) => (
                     <tr key={t.id} data-split-test-row={t.id}>
