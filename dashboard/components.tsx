@@ -64,6 +64,31 @@ export function Field(props: {
   );
 }
 
+/** A labelled select over `{v, l}` options (value, label). */
+export function Select(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly { v: string; l: string }[];
+  onChange(v: string): void;
+  errors?: string[];
+  hint?: string;
+}) {
+  return (
+    <Field id={props.id} label={props.label} errors={props.errors} hint={props.hint}>
+      {(a) => (
+        <select {...a} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+          {props.options.map((o) => (
+            <option key={o.v} value={o.v}>
+              {o.l}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   const copy = async () => {

@@ -1,7 +1,7 @@
 /** Home: every video of the workspace ranked by what pays (GET /analytics/overview). */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -57,17 +57,7 @@ export function Home() {
         <Field id="home-to" label="To">
           {(a) => <input {...a} type="date" value={to} min={from} onInput={(e) => (setTo(e.currentTarget.value), setPage(1))} required />}
         </Field>
-        <Field id="home-sort" label="Rank videos by">
-          {(a) => (
-            <select {...a} value={sort} onChange={(e) => (setSort(e.currentTarget.value), setPage(1))}>
-              {SORTS.map((s) => (
-                <option key={s.v} value={s.v}>
-                  {s.l}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Select id="home-sort" label="Rank videos by" value={sort} options={SORTS} onChange={(v) => (setSort(v), setPage(1))} />
         {currency && <p class="hint">Money in {currency}, the currency with the most orders.</p>}
       </form>
       <ErrorBox error={list.error} />

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select } from "../components.tsx";
 import { DIMENSIONS, money, num, pct, type SellerMetrics, seconds } from "../seller-format.ts";
 
 interface Range {
@@ -136,19 +136,7 @@ export function BuyerRetention({ id, from, to, n }: Range) {
 
 /** A select of what a breakdown groups by. */
 export function DimensionSelect({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
-  return (
-    <Field id={id} label={label}>
-      {(a) => (
-        <select {...a} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          {DIMENSIONS.map((d) => (
-            <option key={d.v} value={d.v}>
-              {d.l}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
+  return <Select id={id} label={label} value={value} options={DIMENSIONS} onChange={onChange} />;
 }
 
 interface BreakdownRow extends SellerMetrics {

@@ -1,7 +1,7 @@
 /** Split tests (README "Split tests"): the workspace's tests, and a new test from two or more videos. */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
 import { navigate } from "../router.ts";
 
 /** The wire shape of GET /split-tests/{id} (server/modules/split-tests/model.ts). */
@@ -148,17 +148,7 @@ function CreateSplitTest() {
         <Field id="st-name" label="Name" errors={errors.name}>
           {(a) => <input {...a} value={name} maxLength={255} required onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
-        <Field id="st-goal" label="Goal" errors={errors.goal} hint="What decides the winner.">
-          {(a) => (
-            <select {...a} value={goal} onChange={(e) => setGoal(e.currentTarget.value)}>
-              {GOALS.map((g) => (
-                <option key={g.v} value={g.v}>
-                  {g.l}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Select id="st-goal" label="Goal" errors={errors.goal} hint="What decides the winner." value={goal} options={GOALS} onChange={setGoal} />
         <fieldset>
           <legend>Videos and weights (the first is the control)</legend>
           {rows.map((r, i) => (

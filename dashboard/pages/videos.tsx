@@ -1,7 +1,7 @@
 /** Videos: search, sort, folders, paging, and creating a video (SPEC.md "Videos", "Folders"). */
 import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select } from "../components.tsx";
 import { navigate } from "../router.ts";
 
 interface Slim {
@@ -69,17 +69,7 @@ export function Videos({ query }: { query: URLSearchParams }) {
             <Field id="v-search" label="Search titles">
               {(a) => <input {...a} type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />}
             </Field>
-            <Field id="v-sort" label="Sort by">
-              {(a) => (
-                <select {...a} value={sort} onChange={(e) => setQuery({ sort: e.currentTarget.value })}>
-                  {SORTS.map((s) => (
-                    <option key={s.v} value={s.v}>
-                      {s.l}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <Select id="v-sort" label="Sort by" value={sort} options={SORTS} onChange={(v) => setQuery({ sort: v })} />
             <Field id="v-order" label="Order">
               {(a) => (
                 <select {...a} value={order} onChange={(e) => setQuery({ order: e.currentTarget.value })}>
