@@ -20,6 +20,19 @@ afterAll(async () => {
   for (const drop of drops.splice(0)) await drop().catch(() => {});
 });
 
+/**
+ * Runs a ClickHouse upgrade script on a fresh data directory in its own process
+ * (chDB allows one data directory per process) and returns what it printed.
+ */
+async function upgradeInItsOwnProcess(script: string, ...args: string[]) {
+  const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
+  drops.push(() => rm(dataDir, { recursive: true, force: true }));
+  const upgrade = Bun.spawn([process.execPath, script, join(dataDir, "clickhouse"), ...args], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(upgrade.stdout).text();
+  expect(await upgrade.exited).toBe(0);
+  return JSON.parse(out);
+}
+
 describe("migrate()", () => {
   test("three concurrent migrators on a fresh database apply each migration exactly once; a rerun applies nothing", async () => {
     const engines = await getEngines();
@@ -96,17 +109,7 @@ describe("concurrent connections", () => {
 
 describe("ClickHouse upgrade", () => {
   test("0005 fills the retention masks of slot rows written and merged before it, in their parts, as the read would build them", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
-    drops.push(() => rm(dataDir, { recursive: true, force: true }));
-    // chDB allows one data directory per process: the upgrade runs in its own.
-    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade.ts", join(dataDir, "clickhouse"), "0005"], {
-      cwd: ROOT,
-      stdout: "pipe",
-      stderr: "inherit",
-    });
-    const out = await new Response(upgrade.stdout).text();
-    expect(await upgrade.exited).toBe(0);
-    const result = JSON.parse(out);
+    const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade.ts", "0005");
     expect(result.applied[0]).toBe("0005_retention_mask");
     // Session a's two writes (the first without a duration) merged before the upgrade: its mask covers both ranges.
     expect(result.rows).toEqual([
@@ -117,16 +120,7 @@ describe("ClickHouse upgrade", () => {
   }, 60_000);
 
   test("0006 keeps what older rows meant: an older player's play is still a play, sales written before are read; an unmuted autoplay is a play, a muted one is not", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
-    drops.push(() => rm(dataDir, { recursive: true, force: true }));
-    const upgrade = Bun.spawn([process.execPath, "test/helpers/clickhouse-upgrade-0006.ts", join(dataDir, "clickhouse")], {
-      cwd: ROOT,
-      stdout: "pipe",
-      stderr: "inherit",
-    });
-    const out = await new Response(upgrade.stdout).text();
-    expect(await upgrade.exited).toBe(0);
-    const result = JSON.parse(out);
+    const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade-0006.ts");
     expect(result.applied[0]).toBe("0006_seller_analytics");
     expect(result).toMatchObject({ before: 2, after: 2, withNew: 3 });
     expect(result.sales).toEqual([{ key: "api:o-1", amount: 40, is_verified: 1 }]);

@@ -29,6 +29,14 @@ import * as splitTests from "./service.ts";
 
 const Reply = t.Object({ split_test: SplitTest });
 
+/** Pause and resume differ only in the flag they set and their text. */
+const pauseRoute = {
+  scope: "videos:write" as const,
+  params: SplitTestParams,
+  detail: { responses: errorResponses([404, 422]) },
+  response: { 200: Reply },
+};
+
 export function splitTestsModule(deps: Deps) {
   const { config } = deps;
   const reply = (row: Parameters<typeof splitTests.toSplitTest>[1]) => ({ split_test: splitTests.toSplitTest(config, row) });
@@ -82,24 +90,20 @@ export function splitTestsModule(deps: Deps) {
       response: { 200: Reply },
     })
     .post("/split-tests/:id/pause", async ({ auth, params }) => reply(await splitTests.setPaused(deps, auth.workspaceId, parseId(params.id), true)), {
-      scope: "videos:write",
-      params: SplitTestParams,
+      ...pauseRoute,
       detail: {
+        ...pauseRoute.detail,
         summary: "Pause a split test",
         description: "Scope `videos:write`. Every viewer is served the control, outside the test, until it is resumed. 422 once ended.",
-        responses: errorResponses([404, 422]),
       },
-      response: { 200: Reply },
     })
     .post("/split-tests/:id/resume", async ({ auth, params }) => reply(await splitTests.setPaused(deps, auth.workspaceId, parseId(params.id), false)), {
-      scope: "videos:write",
-      params: SplitTestParams,
+      ...pauseRoute,
       detail: {
+        ...pauseRoute.detail,
         summary: "Resume a split test",
         description: "Scope `videos:write`. Back to serving by weight; each device gets the variation it had. 422 once ended.",
-        responses: errorResponses([404, 422]),
       },
-      response: { 200: Reply },
     })
     .post(
       "/split-tests/:id/end",
