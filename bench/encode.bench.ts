@@ -26,30 +26,9 @@ const work = await mkdtemp(join(tmpdir(), "frameline-encode-bench-"));
 const clip = join(work, "clip-1080p.mp4");
 console.log(`generating a ${SECONDS} s 1080p clip...`);
 await run([
-  "ffmpeg",
-  "-hide_banner",
-  "-v",
-  "error",
-  "-y",
-  "-f",
-  "lavfi",
-  "-i",
-  `testsrc2=size=1920x1080:rate=30:duration=${SECONDS}`,
-  "-f",
-  "lavfi",
-  "-i",
-  `sine=frequency=440:duration=${SECONDS}`,
-  "-c:v",
-  "libx264",
-  "-preset",
-  "veryfast",
-  "-pix_fmt",
-  "yuv420p",
-  "-g",
-  "60",
-  "-c:a",
-  "aac",
-  "-shortest",
+  ...`ffmpeg -hide_banner -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=${SECONDS} -f lavfi -i sine=frequency=440:duration=${SECONDS} -c:v libx264 -preset veryfast -pix_fmt yuv420p -g 60 -c:a aac -shortest`.split(
+    " ",
+  ),
   clip,
 ]);
 

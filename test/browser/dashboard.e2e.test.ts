@@ -35,43 +35,13 @@ beforeAll(async () => {
     startServer(dir),
     // A 3 s 320x240 H.264/AAC clip, and a larger one (noise does not compress) to show a resumed multi-chunk upload.
     ffmpeg([
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc=size=320x240:rate=25",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=frequency=440",
-      "-t",
-      "3",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "veryfast",
-      "-pix_fmt",
-      "yuv420p",
-      "-c:a",
-      "aac",
-      "-movflags",
-      "+faststart",
+      ...`-f lavfi -i testsrc=size=320x240:rate=25 -f lavfi -i sine=frequency=440 -t 3 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac -movflags +faststart`.split(
+        " ",
+      ),
       join(dir, "clip.mp4"),
     ]),
     ffmpeg([
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc=size=400x300:rate=25,noise=alls=100:allf=t",
-      "-t",
-      "2",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "ultrafast",
-      "-qp",
-      "0",
-      "-pix_fmt",
-      "yuv420p",
+      ...`-f lavfi -i testsrc=size=400x300:rate=25,noise=alls=100:allf=t -t 2 -c:v libx264 -preset ultrafast -qp 0 -pix_fmt yuv420p`.split(" "),
       join(dir, "big.mp4"),
     ]),
     launchBrowser(),
@@ -371,17 +341,8 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
 
   // 13. Phone width: the pages fit 375 px without sideways scrolling.
   await page.setViewportSize({ width: 375, height: 800 });
-  for (const path of [
-    "/videos",
-    `/videos/${videoId}`,
-    `/videos/${videoId}/settings`,
-    `/videos/${videoId}/analytics`,
-    "/analytics",
-    "/settings/tokens",
-    "/settings/metrics",
-    "/settings/integrations",
-    "/webhooks",
-  ]) {
+  const pages = ["/videos", `/videos/${videoId}`, `/videos/${videoId}/settings`, `/videos/${videoId}/analytics`, "/analytics"];
+  for (const path of [...pages, "/settings/tokens", "/settings/metrics", "/settings/integrations", "/webhooks"]) {
     await page.goto(`${base}/dashboard${path}`);
     await page.locator("h1").first().waitFor();
     await page.waitForTimeout(300);

@@ -36,39 +36,9 @@ export async function makeHlsStream(dir: string, seconds = 6, size = "640x360"):
     if ((await proc.exited) !== 0) throw new Error("ffmpeg failed: " + (await new Response(proc.stderr).text()));
   };
   await run([
-    "-f",
-    "lavfi",
-    "-i",
-    `testsrc=size=${size}:rate=25`,
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=440",
-    "-t",
-    String(seconds),
-    "-c:v",
-    "libx264",
-    "-preset",
-    "veryfast",
-    "-pix_fmt",
-    "yuv420p",
-    "-g",
-    "50",
-    "-keyint_min",
-    "50",
-    "-sc_threshold",
-    "0",
-    "-c:a",
-    "aac",
-    "-hls_time",
-    "2",
-    "-hls_playlist_type",
-    "vod",
-    "-hls_segment_filename",
-    "seg%d.ts",
-    "-f",
-    "hls",
-    "index.m3u8",
+    ...`-f lavfi -i testsrc=size=${size}:rate=25 -f lavfi -i sine=frequency=440 -t ${seconds} -c:v libx264 -preset veryfast -pix_fmt yuv420p -g 50 -keyint_min 50 -sc_threshold 0 -c:a aac -hls_time 2 -hls_playlist_type vod -hls_segment_filename seg%d.ts -f hls index.m3u8`.split(
+      " ",
+    ),
   ]);
   await run(["-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "poster.jpg"]);
   return { playlist: "index.m3u8", poster: "poster.jpg" };
