@@ -64,6 +64,22 @@ export function Field(props: {
   );
 }
 
+/**
+ * A form's end: the error no field names (field errors show beside their
+ * fields), then the submit button, which says `busyLabel` while it works.
+ */
+export function FormEnd(props: { error: unknown; label: string; busy?: boolean; busyLabel?: string; disabled?: boolean; class?: string }) {
+  const unplaced = props.error && !Object.keys(fieldErrors(props.error)).length ? props.error : undefined;
+  return (
+    <>
+      <ErrorBox error={unplaced} />
+      <button type="submit" class={props.class} disabled={props.busy || props.disabled}>
+        {props.busy ? props.busyLabel : props.label}
+      </button>
+    </>
+  );
+}
+
 /** A labelled select over `{v, l}` options (value, label). */
 export function Select(props: {
   id: string;

@@ -1,7 +1,7 @@
 /** Settings: API tokens (SPEC.md "Authentication" 3), custom metrics and integrations. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
-import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd } from "../components.tsx";
 import * as session from "../session.ts";
 // The scope table is plain data shared with the server, so the two never drift apart.
 import { Scopes } from "../../server/http/scopes.ts";
@@ -214,10 +214,7 @@ function Tokens({ ws }: { ws: number }) {
             <label for="exp-never">Never expires</label>
           </div>
         </fieldset>
-        <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
-        <button type="submit" disabled={busy}>
-          {busy ? "Minting…" : "Mint token"}
-        </button>
+        <FormEnd error={error} label="Mint token" busy={busy} busyLabel="Minting…" />
       </form>
     </div>
   );

@@ -1,7 +1,7 @@
 /** Videos: search, sort, folders, paging, and creating a video (SPEC.md "Videos", "Folders"). */
 import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select, FormEnd } from "../components.tsx";
 import { navigate } from "../router.ts";
 
 interface Slim {
@@ -172,10 +172,7 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
       <Field id="nv-tags" label="Tags" hint="Comma-separated, each at most 64 characters." errors={errs.tags}>
         {(a) => <input {...a} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
       </Field>
-      <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
-      <button type="submit" disabled={busy || !title.trim()}>
-        {busy ? "Creating…" : "Create video"}
-      </button>
+      <FormEnd error={error} label="Create video" busy={busy} busyLabel="Creating…" disabled={!title.trim()} />
     </form>
   );
 }
@@ -219,10 +216,7 @@ function CreateFolder({ folders, onCreated }: { folders: Folder[]; onCreated: ()
       <Field id="nf-parent" label="Inside" errors={errs.parent_id}>
         {(a) => <FolderSelect attrs={a} folders={folders} none="Top level" value={parent} onChange={setParent} />}
       </Field>
-      <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
-      <button type="submit" class="secondary" disabled={!name.trim()}>
-        Create folder
-      </button>
+      <FormEnd error={error} label="Create folder" disabled={!name.trim()} class="secondary" />
     </form>
   );
 }

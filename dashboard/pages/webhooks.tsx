@@ -1,7 +1,7 @@
 /** Webhook subscriptions (SPEC.md "Webhook subscriptions"): list, create, test, delete. */
 import { useState } from "preact/hooks";
 import { HttpError, call } from "../api.ts";
-import { CopyButton, ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync, FormEnd } from "../components.tsx";
 
 interface Hook {
   id: number;
@@ -190,10 +190,7 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
           </div>
         )}
       </Field>
-      <ErrorBox error={error && !Object.keys(errs).length ? error : undefined} />
-      <button type="submit" disabled={busy}>
-        {busy ? "Creating…" : "Create webhook"}
-      </button>
+      <FormEnd error={error} label="Create webhook" busy={busy} busyLabel="Creating…" />
     </form>
   );
 }
