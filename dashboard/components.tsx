@@ -68,8 +68,11 @@ export function Field(props: {
  * A form's end: the error no field names (field errors show beside their
  * fields), then the submit button, which says `busyLabel` while it works.
  */
-export function FormEnd(props: { error: unknown; label: string; busy?: boolean; busyLabel?: string; disabled?: boolean; class?: string }) {
-  const unplaced = props.error && !Object.keys(fieldErrors(props.error)).length ? props.error : undefined;
+export function FormEnd(props: { error: unknown; label: string; busy?: boolean; busyLabel?: string; disabled?: boolean; class?: string; field?: string }) {
+  const named = fieldErrors(props.error);
+  // With `field`, only that field's message shows beside it; else any field's does.
+  const placed = props.field ? Boolean(named[props.field]) : Object.keys(named).length > 0;
+  const unplaced = props.error && !placed ? props.error : undefined;
   return (
     <>
       <ErrorBox error={unplaced} />

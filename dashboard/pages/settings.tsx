@@ -262,10 +262,7 @@ function Metrics({ ws }: { ws: number }) {
           {(a) => <input {...a} required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="e.g. add_to_cart" />}
         </Field>
         {added && <Notice>Declared "{added}".</Notice>}
-        <ErrorBox error={error && !fieldErrors(error).name ? error : undefined} />
-        <button type="submit" disabled={!name.trim()}>
-          Declare
-        </button>
+        <FormEnd error={error} field="name" label="Declare" disabled={!name.trim()} />
       </form>
     </div>
   );
@@ -343,10 +340,7 @@ function Integrations({ ws }: { ws: number }) {
           <input type="checkbox" id="int-fallback" checked={fallback} onChange={(e) => setFallback(e.currentTarget.checked)} />
           <label for="int-fallback">Browser fallback on</label>
         </div>
-        <ErrorBox error={error && !fieldErrors(error).integration ? error : undefined} />
-        <button type="submit" disabled={!name.trim()}>
-          Save
-        </button>
+        <FormEnd error={error} field="integration" label="Save" disabled={!name.trim()} />
       </form>
     </div>
   );

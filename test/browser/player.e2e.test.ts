@@ -24,6 +24,7 @@ import {
   serve,
   tempDir,
   until,
+  playedPast,
   type LocalServer,
 } from "../helpers/browser.ts";
 
@@ -179,7 +180,7 @@ describe("player in Chromium", () => {
     });
 
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 1.7, null, { timeout: 15000 });
+    await playedPast(p, 1.7);
     expect(server.requests.some((r) => r.endsWith(hlsChunk))).toBe(true);
     expect(server.requests.some((r) => r.endsWith(".ts"))).toBe(true);
 
@@ -291,7 +292,7 @@ describe("player in Chromium", () => {
     // Chromium 14x+ plays HLS natively: the plain player plays without hls.js.
     const native = await p.evaluate(() => document.createElement("video").canPlayType("application/vnd.apple.mpegurl") !== "");
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 2.2, null, { timeout: 15000 });
+    await playedPast(p, 2.2);
     expect(await p.evaluate(() => document.querySelector("video")!.controls)).toBe(true);
     expect(server.requests.some((r) => r.endsWith(hlsChunk))).toBe(!native);
     await p.evaluate(() => document.querySelector("video")!.pause());
@@ -300,7 +301,7 @@ describe("player in Chromium", () => {
     await p.goto(url);
     await p.waitForSelector(".fl-root video[poster]");
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 0, null, { timeout: 15000 });
+    await playedPast(p, 0);
     expect(await p.evaluate(() => document.querySelector("video")!.currentTime)).toBeGreaterThanOrEqual(2);
     expect(await p.evaluate(() => window.Frameline!.getSessionId())).toBe("bridged_session_0001");
     await ctx.close();
@@ -332,7 +333,7 @@ describe("player in Chromium", () => {
 
     // Plays muted with no click; the prompt unmutes and restarts from the beginning.
     await p.waitForSelector(".fl-root video");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 1, null, { timeout: 15000 });
+    await playedPast(p, 1);
     expect(await p.evaluate(() => document.querySelector("video")!.muted)).toBe(true);
     expect(await p.locator(".fl-unmute").textContent()).toBe("Tap for sound");
     await p.click(".fl-unmute");
@@ -411,7 +412,7 @@ describe("the player and the tracker on one page", () => {
     }));
     await p.evaluate(() => window.Frameline!.track("shared_page", { order: "either" }));
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 0.5, null, { timeout: 15000 });
+    await playedPast(p, 0.5);
     await p.close({ runBeforeUnload: true });
     await until(() => server.tracks.length > 0 && server.collects.some((b) => b.video_code === code), 5000);
     expect(pageErrors).toEqual([]);
@@ -452,7 +453,7 @@ describe("player → the real events host", () => {
       const p = await browser.newPage();
       await p.goto(`${real.url}/real.html`);
       await p.click(".fl-big");
-      await p.waitForFunction(() => document.querySelector("video")!.currentTime > 1.2, null, { timeout: 15000 });
+      await playedPast(p, 1.2);
       await p.evaluate(() => document.querySelector("video")!.pause());
       const session = await p.evaluate(() => window.Frameline!.getSessionId());
       // A browser custom event needs its name declared as a custom metric (SPEC.md "Custom events").

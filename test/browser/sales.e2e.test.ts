@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, page as html, ROOT, tempDir, until } from "../helpers/browser.ts";
+import { launchBrowser, page as html, ROOT, tempDir, until, playedPast } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
 import { startServer, type ServerProcess } from "../helpers/server-process.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
@@ -233,7 +233,7 @@ describe("the sales player after a deploy", () => {
       }).observe(document.querySelector(".fl-root")!, { childList: true, subtree: true, attributes: true });
     });
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 2.6, null, { timeout: 15_000 });
+    await playedPast(p, 2.6);
     expect(await p.locator(".fl-headline").count()).toBe(0);
     expect(await isShown(p, "#offer")).toBe(true);
     expect(await isShown(p, ".early-bird")).toBe(false);
@@ -370,7 +370,7 @@ describe("the sales player after a deploy", () => {
     await p.fill(".fl-lead-phone input", "+44 20 7946 0000");
     await p.click(".fl-lead-submit");
     expect(await p.locator(".fl-lead").count()).toBe(0);
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 3.6, null, { timeout: 10_000 });
+    await playedPast(p, 3.6, 10_000);
     expect((await heard(p, "lead"))[0]).toEqual({ email, first_name: "Ann", phone: "+44 20 7946 0000" });
     expect(await pixelCalls(p)).toContainEqual(["fbq", "track", "Lead", expect.objectContaining({ video_code: video.code })]);
     expect(await pixelCalls(p)).toContainEqual(["gtag", "event", "generate_lead", expect.objectContaining({ video_code: video.code })]);
@@ -395,7 +395,7 @@ describe("the sales player after a deploy", () => {
     // The same device later: no form, the gate open.
     await p.goto(url);
     await p.click(".fl-big");
-    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 3.6, null, { timeout: 15_000 });
+    await playedPast(p, 3.6);
     expect(await p.locator(".fl-lead").count()).toBe(0);
     await context.close();
 
@@ -405,7 +405,7 @@ describe("the sales player after a deploy", () => {
     const otherErrors = watchErrors(q);
     await q.goto(`${url}?fl_sid=${session}`);
     await q.click(".fl-big");
-    await q.waitForFunction(() => document.querySelector("video")!.currentTime > 3.6, null, { timeout: 15_000 });
+    await playedPast(q, 3.6);
     expect(await q.locator(".fl-lead").count()).toBe(0);
     await other.close();
 
@@ -419,7 +419,7 @@ describe("the sales player after a deploy", () => {
     await r.click(".fl-lead-skip");
     await r.waitForSelector(".fl-lead .fl-lead-msg", { timeout: 15_000 });
     await r.evaluate(() => window.Frameline!.player().unlock());
-    await r.waitForFunction(() => document.querySelector("video")!.currentTime > 3.6, null, { timeout: 10_000 });
+    await playedPast(r, 3.6, 10_000);
     expect(await r.locator(".fl-lead").count()).toBe(0);
     await third.close();
     expect(thirdErrors).toEqual([]);

@@ -51,22 +51,19 @@ afterAll(async () => {
 });
 
 test("Home ranks the video; its analytics show the overview, the breakdown and ROAS once ad spend is entered", async () => {
-  const admin = (path: string, body: unknown) =>
-    fetch(`${base}/admin/v1${path}`, {
+  // POSTs JSON under a prefix with a bearer key.
+  const poster = (prefix: string, key: string) => (path: string, body: unknown) =>
+    fetch(`${base}${prefix}${path}`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
+  const admin = poster("/admin/v1", adminKey);
   const ws = ((await (await admin("/workspaces", { name: "Seller Studio" })).json()) as { workspace: { id: number; code: string } }).workspace;
   const token = (
     (await (await admin(`/workspaces/${ws.id}/tokens`, { name: "seed", scopes: ["videos:write", "conversions:write"] })).json()) as { secret: string }
   ).secret;
-  const api = (path: string, body: unknown) =>
-    fetch(`${base}/api/v1${path}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
+  const api = poster("/api/v1", token);
   const video = ((await (await api("/videos", { title: "Spring VSL" })).json()) as { video: { id: number; code: string } }).video;
 
   // Three visitors: two from a facebook ad on phones (one plays), one direct on a desktop (plays).

@@ -10,7 +10,20 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { buildCore, buildEntry, embedHtml, flagsFor, launchBrowser, makeHlsStream, page, serve, tempDir, until, type LocalServer } from "../helpers/browser.ts";
+import {
+  buildCore,
+  buildEntry,
+  embedHtml,
+  flagsFor,
+  launchBrowser,
+  makeHlsStream,
+  page,
+  serve,
+  tempDir,
+  until,
+  type LocalServer,
+  playedPast,
+} from "../helpers/browser.ts";
 
 let dir: string;
 let browser: Browser;
@@ -98,7 +111,7 @@ test("muted autoplay is not a play until unmuted; one load per page view; the ov
   const s2 = await p2.evaluate(() => window.Frameline!.getSessionId());
   await p2.click(".fl-unmute");
   expect(await p2.evaluate(() => document.querySelector("video")!.muted)).toBe(false);
-  await p2.waitForFunction(() => document.querySelector("video")!.currentTime > 1, null, { timeout: 15000 });
+  await playedPast(p2, 1);
   await p2.close({ runBeforeUnload: true });
   await until(() => types(s2).includes("unmute") && types(s2).includes("watched"), 8000);
   expect(types(s2).filter((x) => x === "load")).toHaveLength(1);

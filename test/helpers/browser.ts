@@ -4,7 +4,7 @@
  * compiler does (CONTRACT: player/core.ts + player/entry.ts), and serve files
  * plus a recording events host on a local port.
  */
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -202,4 +202,9 @@ export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10000, s
     if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
     await Bun.sleep(stepMs);
   }
+}
+
+/** Waits until the page's video has played past `seconds`. */
+export function playedPast(page: Page, seconds: number, timeout = 15_000) {
+  return page.waitForFunction((t) => document.querySelector("video")!.currentTime > t, seconds, { timeout });
 }
