@@ -31,12 +31,10 @@ async function ffmpeg(args: string[]): Promise<void> {
 /** ffmpeg arguments, written as one line each (no argument holds a space). */
 const args = (line: string) => line.split(" ");
 
-const source = (w: number, h: number, seconds: number) => [
-  ...args("-f lavfi -i"),
-  `testsrc=size=${w}x${h}:rate=25:duration=${seconds}`,
-  ...args("-f lavfi -i"),
-  `sine=frequency=440:duration=${seconds}`,
-];
+/** Two generated inputs: a video filter graph and an audio one. */
+const lavfi = (video: string, audio: string) => ["-f", "lavfi", "-i", video, "-f", "lavfi", "-i", audio];
+
+const source = (w: number, h: number, seconds: number) => lavfi(`testsrc=size=${w}x${h}:rate=25:duration=${seconds}`, `sine=frequency=440:duration=${seconds}`);
 
 const H264_AAC_MP4 = args("-c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 50 -c:a aac -shortest -f mp4");
 
@@ -56,16 +54,14 @@ async function make(name: ClipName, out: string): Promise<void> {
     case "big":
       // Noise barely compresses: about 10-20 MB in 3 s, so a resumable upload takes several 8 MiB chunks.
       return ffmpeg([
-        ...args("-f lavfi -i nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128"),
-        ...args("-f lavfi -i sine=frequency=300:duration=3"),
+        ...lavfi("nullsrc=size=640x360:rate=25:duration=3,geq=lum='random(1)*255':cb=128:cr=128", "sine=frequency=300:duration=3"),
         ...args("-c:v libx264 -preset ultrafast -qp 4 -pix_fmt yuv420p -c:a aac -shortest -f mp4"),
         out,
       ]);
     case "mpeg4":
       // About 9 MB of MPEG-4 Part 2 noise in 3 s: several 1 MiB chunks, and not H.264, so the encoder really encodes it.
       return ffmpeg([
-        ...args("-f lavfi -i testsrc=size=400x300:rate=25,noise=alls=100:allf=t"),
-        ...args("-f lavfi -i sine=frequency=440:duration=3"),
+        ...lavfi("testsrc=size=400x300:rate=25,noise=alls=100:allf=t", "sine=frequency=440:duration=3"),
         ...args("-t 3 -c:v mpeg4 -q:v 1 -c:a aac -shortest -f mp4"),
         out,
       ]);
