@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, page as html, ROOT, tempDir, until, playedPast } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
 import { startServer, type ServerProcess } from "../helpers/server-process.ts";
@@ -113,6 +113,16 @@ const isShown = (p: Page, selector: string) =>
     const e = document.querySelector<HTMLElement>(s);
     return !!e && !e.hidden && getComputedStyle(e).display !== "none";
   }, selector);
+
+/** Another device: a new browser context on `url`, the big play button clicked; its page and the errors it throws. */
+async function newViewer(url: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page.click(".fl-big");
+  return { context, page, errors };
+}
 
 function watchErrors(p: Page): string[] {
   const errors: string[] = [];
@@ -400,21 +410,13 @@ describe("the sales player after a deploy", () => {
     await context.close();
 
     // Another device that carries the viewer's session (fl_sid): the server knows the identity answered.
-    const other = await browser.newContext();
-    const q = await other.newPage();
-    const otherErrors = watchErrors(q);
-    await q.goto(`${url}?fl_sid=${session}`);
-    await q.click(".fl-big");
+    const { context: other, page: q, errors: otherErrors } = await newViewer(`${url}?fl_sid=${session}`);
     await playedPast(q, 3.6);
     expect(await q.locator(".fl-lead").count()).toBe(0);
     await other.close();
 
     // A new viewer the page lets through: unlock() opens the gate (and closes its form) without an answer.
-    const third = await browser.newContext();
-    const r = await third.newPage();
-    const thirdErrors = watchErrors(r);
-    await r.goto(url);
-    await r.click(".fl-big");
+    const { context: third, page: r, errors: thirdErrors } = await newViewer(url);
     await r.waitForSelector(".fl-lead-skip", { timeout: 15_000 });
     await r.click(".fl-lead-skip");
     await r.waitForSelector(".fl-lead .fl-lead-msg", { timeout: 15_000 });
