@@ -273,6 +273,28 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
       .catch(() => "");
   await until(async () => (await headline()) === "Watch before it is gone", 30_000, 250);
 
+  // The list forms: a timed reveal and a redirect action, added row by row and deployed (lists are saved whole).
+  await page.getByRole("button", { name: "Add reveal" }).click();
+  await page.getByLabel("Reveal 1 at (s)").fill("2");
+  await page.getByLabel("CSS selector of the page elements").fill("#buy");
+  await page.getByRole("button", { name: "Add action" }).click();
+  await page.getByLabel("Action 1", { exact: true }).selectOption("redirect");
+  await page.getByLabel("URL", { exact: true }).fill("https://example.com/buy");
+  await page.getByLabel("At (s)", { exact: true }).fill("3");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  const deployed = async () =>
+    (
+      (await (await fetch(`${base}/api/v1/videos/${videoId}/settings`, { headers: { Authorization: `Bearer ${secret}` } })).json()) as {
+        settings: Record<string, any>;
+      }
+    ).settings;
+  await until(async () => (await deployed()).timed_events_options.events.length === 1, 15_000, 250);
+  const live = await deployed();
+  expect(live.timed_events_options.events).toEqual([{ time_s: 2, selector: "#buy", action: "show", name: null, persist: true }]);
+  expect(live.actions_options.actions).toEqual([
+    { trigger: "time", time_s: 3, type: "redirect", url: "https://example.com/buy", text: null, button_text: null },
+  ]);
+
   // 10. The play shows in Analytics. The player sends its batch on a heartbeat, and the summary is
   // computed once per minute, so first wait (with the minted read token) until the play is stored.
   await until(

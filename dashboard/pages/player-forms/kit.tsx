@@ -30,26 +30,17 @@ export interface GroupForm {
 export const idOf = (path: string) => "f-" + path.replace(/[^a-z0-9_]+/gi, "-");
 const num = (v: string) => (v === "" ? undefined : Number(v));
 
-export function Check({ group, name, label, p }: { group: string; name: string; label: string; p: GroupFormProps }) {
-  const path = `${group}.${name}`;
+function Check(props: { path: string; label: string; checked: boolean; onValue(v: boolean): void; err?: string[] }) {
   return (
     <div class="check">
-      <input type="checkbox" id={idOf(path)} checked={!!p.value[name]} onChange={(e) => p.set(name, e.currentTarget.checked)} />
-      <label for={idOf(path)}>{label}</label>
-      {p.err(path) && <small class="field-error">{p.err(path)!.join(" ")}</small>}
+      <input type="checkbox" id={idOf(props.path)} checked={props.checked} onChange={(e) => props.onValue(e.currentTarget.checked)} />
+      <label for={idOf(props.path)}>{props.label}</label>
+      {props.err && <small class="field-error">{props.err.join(" ")}</small>}
     </div>
   );
 }
 
-export function Text(props: {
-  path: string;
-  label: string;
-  value: unknown;
-  onValue(v: string | null): void;
-  err?: string[];
-  type?: "text" | "url";
-  hint?: string;
-}) {
+function Text(props: { path: string; label: string; value: unknown; onValue(v: string | null): void; err?: string[]; type?: "text" | "url"; hint?: string }) {
   return (
     <Field id={idOf(props.path)} label={props.label} errors={props.err} hint={props.hint}>
       {(a) => (
@@ -64,7 +55,7 @@ export function Text(props: {
   );
 }
 
-export function Num(props: { path: string; label: string; value: unknown; onValue(v: number | undefined): void; err?: string[]; min?: number; step?: string }) {
+function Num(props: { path: string; label: string; value: unknown; onValue(v: number | undefined): void; err?: string[]; min?: number; step?: string }) {
   return (
     <Field id={idOf(props.path)} label={props.label} errors={props.err}>
       {(a) => (
@@ -81,14 +72,7 @@ export function Num(props: { path: string; label: string; value: unknown; onValu
   );
 }
 
-export function Choice(props: {
-  path: string;
-  label: string;
-  value: unknown;
-  options: [value: string, label: string][];
-  onValue(v: string): void;
-  err?: string[];
-}) {
+function Choice(props: { path: string; label: string; value: unknown; options: [value: string, label: string][]; onValue(v: string): void; err?: string[] }) {
   return (
     <Field id={idOf(props.path)} label={props.label} errors={props.err}>
       {(a) => (
@@ -104,79 +88,77 @@ export function Choice(props: {
   );
 }
 
-/** Field helpers bound to one group: `f.text("title", "Title")`. */
-export function fields(group: string, p: GroupFormProps) {
-  const path = (key: string) => `${group}.${key}`;
+/** The field helpers of one object (a group, or one entry of a group's list). */
+export interface Fields {
+  check(key: string, label: string, opts?: { on?: boolean }): JSX.Element;
+  text(key: string, label: string, opts?: { type?: "text" | "url"; hint?: string; empty?: string | null }): JSX.Element;
+  num(key: string, label: string, opts?: { min?: number; step?: string; empty?: null }): JSX.Element;
+  choice(key: string, label: string, options: [value: string, label: string][]): JSX.Element;
+  /** The entries of the list at `key`, each edited by `row` with helpers bound to the entry. */
+  list(key: string, noun: string, blank: Group, row: (r: Fields, entry: Group, i: number) => JSX.Element): JSX.Element;
+}
+
+/**
+ * Field helpers bound to the object at `prefix`: `f.text("title", "Title")`.
+ * `empty` is what a cleared input stores (text: null, number: undefined).
+ */
+function bind(prefix: string, value: Group, set: (key: string, v: unknown) => void, err: GroupFormProps["err"]): Fields {
+  const at = (key: string) => ({ path: `${prefix}.${key}`, value: value[key], err: err(`${prefix}.${key}`) });
   return {
-    check: (key: string, label: string) => <Check group={group} name={key} label={label} p={p} />,
-    text: (key: string, label: string, opts: { type?: "text" | "url"; hint?: string } = {}) => (
-      <Text path={path(key)} label={label} value={p.value[key]} onValue={(v) => p.set(key, v)} err={p.err(path(key))} {...opts} />
+    check: (key: string, label: string, opts: { on?: boolean } = {}) => (
+      <Check {...at(key)} label={label} checked={value[key] === undefined ? !!opts.on : !!value[key]} onValue={(v) => set(key, v)} />
     ),
-    num: (key: string, label: string, opts: { min?: number; step?: string } = {}) => (
-      <Num path={path(key)} label={label} value={p.value[key]} onValue={(v) => p.set(key, v)} err={p.err(path(key))} {...opts} />
+    text: (key: string, label: string, opts: { type?: "text" | "url"; hint?: string; empty?: string | null } = {}) => (
+      <Text {...at(key)} label={label} type={opts.type} hint={opts.hint} onValue={(v) => set(key, v ?? opts.empty ?? null)} />
     ),
-    choice: (key: string, label: string, options: [string, string][]) => (
-      <Choice path={path(key)} label={label} value={p.value[key]} options={options} onValue={(v) => p.set(key, v)} err={p.err(path(key))} />
+    num: (key: string, label: string, opts: { min?: number; step?: string; empty?: null } = {}) => (
+      <Num {...at(key)} label={label} min={opts.min} step={opts.step} onValue={(v) => set(key, v ?? opts.empty)} />
+    ),
+    choice: (key: string, label: string, options: [string, string][]) => <Choice {...at(key)} label={label} options={options} onValue={(v) => set(key, v)} />,
+    list: (key: string, noun: string, blank: Group, row: (r: Fields, entry: Group, i: number) => JSX.Element) => (
+      <List path={`${prefix}.${key}`} items={value[key] ?? []} onItems={(items) => set(key, items)} err={err} noun={noun} blank={blank} row={row} />
     ),
   };
 }
 
+/** Field helpers bound to one group: `f.text("title", "Title")`. */
+export const fields = (group: string, p: GroupFormProps) => bind(group, p.value, p.set, p.err);
+
 /** Declares a group's form: its body gets the field helpers bound to the group (and the raw props). */
-export function groupForm(
-  group: string,
-  legend: string,
-  body: (f: ReturnType<typeof fields>, p: GroupFormProps) => JSX.Element,
-  opts: { operator?: boolean } = {},
-): GroupForm {
+export function groupForm(group: string, legend: string, body: (f: Fields, p: GroupFormProps) => JSX.Element, opts: { operator?: boolean } = {}): GroupForm {
   return { group, legend, ...opts, Form: (p) => body(fields(group, p), p) };
 }
 
 /**
- * A list of entries in a group (`events`, `actions`): each row's fields come
- * from `row`, rows are added with `blank` and removed (the operator API the
- * dashboard saves through replaces lists whole).
+ * A list of entries (`events`, `actions`): rows are added with `blank` and
+ * removed (the operator API the dashboard saves through replaces lists whole).
  */
-export function List(props: {
-  group: string;
-  list: string;
-  p: GroupFormProps;
+function List(props: {
+  path: string;
+  items: Group[];
+  onItems(items: Group[]): void;
+  err: GroupFormProps["err"];
   noun: string;
   blank: Group;
-  row(entry: Group, at: (key: string) => string, set: (key: string, value: unknown) => void, i: number): JSX.Element;
+  row: (r: Fields, entry: Group, i: number) => JSX.Element;
 }) {
-  const { group, list, p, noun } = props;
-  const items: Group[] = p.value[list] ?? [];
-  const setItem = (i: number, key: string, value: unknown) =>
-    p.set(
-      list,
-      items.map((item, j) => (j === i ? { ...item, [key]: value } : item)),
-    );
+  const { items, onItems, noun } = props;
+  const setItem = (i: number, key: string, value: unknown) => onItems(items.map((item, j) => (j === i ? { ...item, [key]: value } : item)));
   return (
     <div class="stack">
       {items.map((entry, i) => (
         <div class="item-block" key={i}>
           {props.row(
+            bind(`${props.path}.${i}`, entry, (key, value) => setItem(i, key, value), props.err),
             entry,
-            (key) => `${group}.${list}.${i}.${key}`,
-            (key, value) => setItem(i, key, value),
             i,
           )}
-          <button
-            type="button"
-            class="link"
-            onClick={() =>
-              p.set(
-                list,
-                items.filter((_, j) => j !== i),
-              )
-            }
-            aria-label={`Remove ${noun} ${i + 1}`}
-          >
+          <button type="button" class="link" onClick={() => onItems(items.filter((_, j) => j !== i))} aria-label={`Remove ${noun} ${i + 1}`}>
             Remove {noun} {i + 1}
           </button>
         </div>
       ))}
-      <button type="button" class="secondary" onClick={() => p.set(list, [...items, props.blank])}>
+      <button type="button" class="secondary" onClick={() => onItems([...items, props.blank])}>
         Add {noun}
       </button>
     </div>
