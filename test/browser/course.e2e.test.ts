@@ -324,19 +324,20 @@ describe("resume on any device", () => {
     await answerLeadForm(p, `resume-${crypto.randomUUID().slice(0, 8)}@example.com`);
     await p.waitForFunction(() => document.querySelector("video")!.currentTime >= 4, null, { timeout: 15_000 });
     await p.evaluate(() => document.querySelector("video")!.pause());
-    const stoppedAt = Math.floor(await videoTime(p));
+    const pausedAt = await videoTime(p);
     const session = await p.evaluate(() => (window as any).Frameline.getSessionId() as string);
-    await p.close({ runBeforeUnload: true });
+    // The player's next heartbeat takes the position (to 0.1 s) to the events host, which keeps whole seconds.
+    const stoppedAt = (await until(async () => {
+      const res = await fetch(
+        `${base}/v1/resume-position?${new URLSearchParams({ workspace_code: ws.code, video_code: video.code, session_id: session, device_id: "x".repeat(32) })}`,
+      );
+      const at = (await res.json()).position_s as number | null;
+      return at !== null && Math.abs(at - pausedAt) < 1.1 ? at : undefined;
+    }, 20_000)) as number;
     await laptop.close();
 
     // The phone joins the same session through the link it was sent (`fl_sid`), without the laptop's storage.
     const phone = await browser.newContext();
-    await until(async () => {
-      const res = await fetch(
-        `${base}/v1/resume-position?${new URLSearchParams({ workspace_code: ws.code, video_code: video.code, session_id: session, device_id: "x".repeat(32) })}`,
-      );
-      return (await res.json()).position_s === stoppedAt;
-    }, 20_000);
     p = await phone.newPage();
     await p.goto(`${url}?fl_sid=${session}`);
     const go = p.locator(".fl-resume-go");
