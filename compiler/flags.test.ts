@@ -37,6 +37,19 @@ describe("featureFlags", () => {
   });
 });
 
+describe("courses and interactive video", () => {
+  test("course mode is the playlist with playback_mode course; quiz and notes need entries; resume on any device only its switch", () => {
+    const items = [{ video_code: "x" }];
+    expect(featureFlags({ playlist_options: { enabled: true, items, playback_mode: "linear" } })).toEqual({ ...off, playlist: true } as never);
+    expect(featureFlags({ playlist_options: { enabled: true, items, playback_mode: "course" } })).toEqual({ ...off, playlist: true, course: true } as never);
+    expect(featureFlags({ playlist_options: { enabled: true, items: [], playback_mode: "course" } }).course).toBe(false);
+    expect(featureFlags({ quiz_options: { enabled: true, questions: [] } }).quiz).toBe(false);
+    expect(featureFlags({ quiz_options: { enabled: true, questions: [{ id: "q" }] } }).quiz).toBe(true);
+    expect(featureFlags({ notes_options: { enabled: true, notes: [{ time_s: 1, text: "a" }] } }).notes).toBe(true);
+    expect(featureFlags({ cross_device_resume_options: { enabled: true } })).toEqual({ ...off, resume_any_device: true } as never);
+  });
+});
+
 describe("flagDefines", () => {
   test("defines every flag as a literal, a missing one false", () => {
     const defines = flagDefines({ chapters: true });

@@ -21,6 +21,8 @@ interface FlagRule {
   readonly nonEmpty?: string;
   /** False for a group without an `enabled` switch: the non-empty list alone turns it on. */
   readonly enabled?: false;
+  /** A field of the group that must also hold this value (the playlist's course mode). */
+  readonly equals?: readonly [field: string, value: string];
 }
 
 export const FEATURE_FLAGS = {
@@ -45,6 +47,11 @@ export const FEATURE_FLAGS = {
   exit_intent: { group: "exit_intent_options" },
   countdown: { group: "countdown_options" },
   user_events: { group: "user_events_options", nonEmpty: "events" },
+  // Courses and interactive video (issue 18).
+  course: { group: "playlist_options", nonEmpty: "items", equals: ["playback_mode", "course"] },
+  quiz: { group: "quiz_options", nonEmpty: "questions" },
+  notes: { group: "notes_options", nonEmpty: "notes" },
+  resume_any_device: { group: "cross_device_resume_options" },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;
@@ -66,6 +73,7 @@ function isOn(rule: FlagRule, settings: SettingsLike): boolean {
   if (!group || typeof group !== "object") return false;
   const g = group as Record<string, unknown>;
   if (rule.enabled !== false && g.enabled !== true) return false;
+  if (rule.equals && g[rule.equals[0]] !== rule.equals[1]) return false;
   if (!rule.nonEmpty) return true;
   const list = g[rule.nonEmpty];
   return Array.isArray(list) && list.length > 0;
@@ -86,8 +94,10 @@ export function flagDefines(flags: Partial<FeatureFlags>): Record<string, string
 /** The flag table of player/README.md, generated from the rows. */
 export function flagTableMarkdown(): string {
   const rows = FEATURE_NAMES.map((name) => {
-    const { group, nonEmpty, enabled } = FEATURE_FLAGS[name] as FlagRule;
-    const list = nonEmpty ? `\`${enabled === false ? `${group}.` : ""}${nonEmpty}\` non-empty` : "";
+    const { group, nonEmpty, enabled, equals } = FEATURE_FLAGS[name] as FlagRule;
+    const list =
+      (nonEmpty ? `\`${enabled === false ? `${group}.` : ""}${nonEmpty}\` non-empty` : "") +
+      (equals ? `${nonEmpty ? " and " : ""}\`${equals[0]}\` is \`"${equals[1]}"\`` : "");
     return [`\`${defineOf(name)}\``, enabled === false ? list : `\`${group}.enabled\`${list ? ` and ${list}` : ""}`];
   });
   const table = [["define", "on when"], ...rows];

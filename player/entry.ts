@@ -25,6 +25,10 @@ import { sticky } from "./features/sticky.ts";
 import { exitIntent } from "./features/exit-intent.ts";
 import { countdown } from "./features/countdown.ts";
 import { userEvents } from "./features/user-events.ts";
+import { course } from "./features/course.ts";
+import { quiz } from "./features/quiz.ts";
+import { notes } from "./features/notes.ts";
+import { resumeAnyDevice } from "./features/resume-any-device.ts";
 import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
@@ -47,6 +51,11 @@ if (__FL_FEATURES__.sticky) features.push(sticky);
 if (__FL_FEATURES__.exit_intent) features.push(exitIntent);
 if (__FL_FEATURES__.countdown) features.push(countdown);
 if (__FL_FEATURES__.user_events) features.push(userEvents);
+// After the playlist: the course decorates its list and buttons.
+if (__FL_FEATURES__.course) features.push(course);
+if (__FL_FEATURES__.quiz) features.push(quiz);
+if (__FL_FEATURES__.notes) features.push(notes);
+if (__FL_FEATURES__.resume_any_device) features.push(resumeAnyDevice);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 

@@ -90,6 +90,9 @@ export interface PlayerSettings {
   exit_intent_options?: { enabled?: boolean; message?: string | null; button_text?: string | null; button_url?: string | null };
   countdown_options?: { enabled?: boolean; ends_at?: string | null; text?: string | null; expired_text?: string | null };
   user_events_options?: { enabled?: boolean; events?: UserEventOption[] };
+  quiz_options?: { enabled?: boolean; questions?: QuizQuestionOption[] };
+  notes_options?: { enabled?: boolean; notes?: NoteOption[] };
+  cross_device_resume_options?: { enabled?: boolean };
   [group: string]: Record<string, unknown> | undefined;
 }
 
@@ -109,6 +112,22 @@ export interface ActionOption {
   button_text?: string | null;
 }
 export type LeadField = "email" | "first_name" | "last_name" | "phone";
+/** A quiz question: at time_s playback pauses and asks; a choice may jump to a time (branching). */
+export interface QuizQuestionOption {
+  id: string;
+  time_s: number;
+  question: string;
+  choices: { id: string; text: string; correct?: boolean; jump_to_s?: number | null }[];
+  required?: boolean;
+}
+
+/** A creator's timed note, listed beside the player. */
+export interface NoteOption {
+  time_s: number;
+  text: string;
+  url?: string | null;
+}
+
 export interface UserEventOption {
   time_s: number;
   name: string;

@@ -27,6 +27,10 @@ import { stickyForm } from "./player-forms/sticky.tsx";
 import { exitIntentForm } from "./player-forms/exit-intent.tsx";
 import { countdownForm } from "./player-forms/countdown.tsx";
 import { userEventsForm } from "./player-forms/user-events.tsx";
+import { courseForm } from "./player-forms/course.tsx";
+import { quizForm } from "./player-forms/quiz.tsx";
+import { notesForm } from "./player-forms/notes.tsx";
+import { resumeAnyDeviceForm } from "./player-forms/resume-any-device.tsx";
 
 type Settings = Record<string, any>;
 /** Option groups with a form in its own file (player-forms/), one line each. */
@@ -46,6 +50,10 @@ const GROUP_FORMS: GroupForm[] = [
   exitIntentForm,
   countdownForm,
   userEventsForm,
+  courseForm,
+  quizForm,
+  notesForm,
+  resumeAnyDeviceForm,
 ];
 const FORM_GROUPS = [
   "style_options",

@@ -99,10 +99,12 @@ export const playlist: Feature = {
     }
 
     const onEnded = () => {
-      player.collect("lesson_completed", { video_code: items[index].video_code });
+      // The container names the course, whichever item's batch carries the event.
+      const container_video_code = player.config.video.code;
+      player.collect("lesson_completed", { video_code: items[index].video_code, container_video_code });
       const last = index === items.length - 1;
       if (last && !pl.loop) {
-        player.collect("playlist_ended");
+        player.collect("playlist_ended", { container_video_code });
         return;
       }
       if (pl.auto_advance === false) return;

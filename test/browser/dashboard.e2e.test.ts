@@ -295,6 +295,31 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
     { trigger: "time", time_s: 3, type: "redirect", url: "https://example.com/buy", text: null, button_text: null },
   ]);
 
+  // Notes and a quiz through their forms: the preview lists the note and asks the question.
+  await page.getByLabel("List these notes under the player").check();
+  await page.getByRole("button", { name: "Add note" }).click();
+  await page.getByLabel("Note 1 at (s)").fill("0.2");
+  await page.locator("#f-notes_options-notes-0-text").fill("Why this matters");
+  await page.getByLabel("Ask these questions").check();
+  await page.getByRole("button", { name: "Add question" }).click();
+  await page.getByLabel("Question 1 id").fill("q1");
+  await page.getByLabel("Asked at (s)").fill("0.5");
+  await page.locator("#f-quiz_options-questions-0-question").fill("Ready?");
+  await page.locator("#f-quiz_options-questions-0-choices-0-text").fill("Yes");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  await page.getByText(/Deployed: version \d+ is live/).waitFor();
+  const note = async () =>
+    (await previewFrame(page))
+      .locator(".fl-notes li")
+      .first()
+      .textContent({ timeout: 1_000 })
+      .catch(() => "");
+  await until(async () => (await note())?.includes("Why this matters"), 30_000, 250);
+  const quizFrame = await previewFrame(page);
+  await quizFrame.locator(".fl-big").click();
+  await quizFrame.locator(".fl-quiz[role=dialog]").waitFor({ timeout: 15_000 });
+  await quizFrame.locator(".fl-quiz-choice", { hasText: "Yes" }).click();
+
   // 10. The play shows in Analytics. The player sends its batch on a heartbeat, and the summary is
   // computed once per minute, so first wait (with the minted read token) until the play is stored.
   await until(

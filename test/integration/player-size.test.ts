@@ -100,6 +100,9 @@ const SALES = [
   "user_events",
 ] as const satisfies readonly FeatureName[];
 
+/** A playlist in course mode with its interactive features (issue 18). */
+const COURSE = ["playlist", "course", "quiz", "notes", "resume_any_device"] as const satisfies readonly FeatureName[];
+
 beforeAll(async () => {
   dir = tempDir("fl-size-");
   core = await buildCore(dir);
@@ -108,13 +111,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("player size budget", () => {
-  test("entry + core before play intent (every feature off; the sales features on), and with the hls.js chunk, stay within player/size-budget.json", async () => {
+  test("entry + core before play intent (every feature off; the sales features on; a course), and with the hls.js chunk, stay within player/size-budget.json", async () => {
     const coreUrl = `https://cdn.example.com/cdn/p/${core.core}`;
     const eagerFiles = eager(core.core);
     const coreBytes = [...eagerFiles].reduce((n, f) => n + gzip(read(f)), 0);
     const before = gzip(await buildEntry(config(), coreUrl, {})) + coreBytes;
     const sales = gzip(await buildEntry(config(), coreUrl, Object.fromEntries(SALES.map((name) => [name, true])))) + coreBytes;
     const all = gzip(await buildEntry(config(), coreUrl, ALL)) + coreBytes;
+    const course = gzip(await buildEntry(config(), coreUrl, Object.fromEntries(COURSE.map((name) => [name, true])))) + coreBytes;
 
     // hls.js is its own chunk, reached only through a dynamic import from the core.
     const lazy = [...eagerFiles].flatMap((f) => imports(read(f)).dyn);
@@ -126,11 +130,13 @@ describe("player size budget", () => {
     const withHls = all + gzip(hls);
 
     console.log(
-      `player gzip before play: features off ${before} B (budget ${budget.before_play_gzip}), sales features on ${sales} B (budget ${budget.sales_before_play_gzip}); ` +
+      `player gzip before play: features off ${before} B (budget ${budget.before_play_gzip}), sales features on ${sales} B (budget ${budget.sales_before_play_gzip}), ` +
+        `a course with quizzes, notes and resume on any device ${course} B (budget ${budget.course_before_play_gzip}); ` +
         `every feature with hls.js ${withHls} B (budget ${budget.with_hls_gzip})`,
     );
     expect(before).toBeLessThanOrEqual(budget.before_play_gzip);
     expect(sales).toBeLessThanOrEqual(budget.sales_before_play_gzip);
+    expect(course).toBeLessThanOrEqual(budget.course_before_play_gzip);
     expect(withHls).toBeLessThanOrEqual(budget.with_hls_gzip);
   });
 
@@ -158,6 +164,10 @@ describe("player size budget", () => {
       "fl_reveal_",
       "VideoProgress",
       "lead-status",
+      "fl-quiz",
+      "fl-notes",
+      "course-progress",
+      "resume-position",
     ]) {
       expect(full).toContain(cls);
       expect(bare).not.toContain(cls);

@@ -88,14 +88,20 @@ function Choice(props: { path: string; label: string; value: unknown; options: [
   );
 }
 
+type Blank = Group | ((count: number) => Group);
+
 /** The field helpers of one object (a group, or one entry of a group's list). */
 export interface Fields {
   check(key: string, label: string, opts?: { on?: boolean }): JSX.Element;
   text(key: string, label: string, opts?: { type?: "text" | "url"; hint?: string; empty?: string | null }): JSX.Element;
   num(key: string, label: string, opts?: { min?: number; step?: string; empty?: null }): JSX.Element;
   choice(key: string, label: string, options: [value: string, label: string][]): JSX.Element;
-  /** The entries of the list at `key`, each edited by `row` with helpers bound to the entry. */
-  list(key: string, noun: string, blank: Group, row: (r: Fields, entry: Group, i: number) => JSX.Element): JSX.Element;
+  /**
+   * The entries of the list at `key`, each edited by `row` with helpers bound to
+   * the entry; `blank` is a new entry (or makes one from the count so far), `of`
+   * names the owner of a nested list in the buttons' labels.
+   */
+  list(key: string, noun: string, blank: Blank, row: (r: Fields, entry: Group, i: number) => JSX.Element, of?: string): JSX.Element;
 }
 
 /**
@@ -115,8 +121,8 @@ function bind(prefix: string, value: Group, set: (key: string, v: unknown) => vo
       <Num {...at(key)} label={label} min={opts.min} step={opts.step} onValue={(v) => set(key, v ?? opts.empty)} />
     ),
     choice: (key: string, label: string, options: [string, string][]) => <Choice {...at(key)} label={label} options={options} onValue={(v) => set(key, v)} />,
-    list: (key: string, noun: string, blank: Group, row: (r: Fields, entry: Group, i: number) => JSX.Element) => (
-      <List path={`${prefix}.${key}`} items={value[key] ?? []} onItems={(items) => set(key, items)} err={err} noun={noun} blank={blank} row={row} />
+    list: (key, noun, blank, row, of) => (
+      <List path={`${prefix}.${key}`} items={value[key] ?? []} onItems={(items) => set(key, items)} err={err} noun={noun} blank={blank} row={row} of={of} />
     ),
   };
 }
@@ -139,10 +145,12 @@ function List(props: {
   onItems(items: Group[]): void;
   err: GroupFormProps["err"];
   noun: string;
-  blank: Group;
+  blank: Blank;
   row: (r: Fields, entry: Group, i: number) => JSX.Element;
+  of?: string;
 }) {
   const { items, onItems, noun } = props;
+  const of = props.of ? ` of ${props.of}` : "";
   const setItem = (i: number, key: string, value: unknown) => onItems(items.map((item, j) => (j === i ? { ...item, [key]: value } : item)));
   return (
     <div class="stack">
@@ -153,13 +161,14 @@ function List(props: {
             entry,
             i,
           )}
-          <button type="button" class="link" onClick={() => onItems(items.filter((_, j) => j !== i))} aria-label={`Remove ${noun} ${i + 1}`}>
+          <button type="button" class="link" onClick={() => onItems(items.filter((_, j) => j !== i))} aria-label={`Remove ${noun} ${i + 1}${of}`}>
             Remove {noun} {i + 1}
           </button>
         </div>
       ))}
-      <button type="button" class="secondary" onClick={() => onItems([...items, props.blank])}>
+      <button type="button" class="secondary" onClick={() => onItems([...items, typeof props.blank === "function" ? props.blank(items.length) : props.blank])}>
         Add {noun}
+        {props.of ? ` to ${props.of}` : ""}
       </button>
     </div>
   );

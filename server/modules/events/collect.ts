@@ -11,10 +11,10 @@
  * | milestone {percent}   | `play.milestone` {percent} (25, 50, 75, 100), once per session and percent |
  * | cta_click             | `cta.clicked`                                      |
  * | ended                 | `ended`                                            |
- * | lesson_completed      | `lesson.completed`                                 |
- * | playlist_ended        | `playlist.ended`                                   |
+ * | lesson_completed      | `lesson.completed` {lesson_video_code}, once per viewer, course and lesson (course_progress) |
+ * | playlist_ended        | `playlist.ended`, once per viewer and course       |
  * | lead_form_submitted   | `lead_form.submitted` (with `identity`); `lead.captured` when its raw email makes a new lead |
- * | quiz_answered         | `quiz.answered`                                    |
+ * | quiz_answered         | `quiz.answered` {properties: {question_id, choice_id, correct}}; the row's `event` is `question:choice[:correct\|:wrong]` |
  * load, autoplay, pause, seek, watched (heartbeat), startup, rebuffer, error, timed_event and share_click are analytics only.
  * (An unmute is sent only for a muted autoplay, which it turns into a play.)
  *
@@ -34,6 +34,7 @@ import { Errors } from "../../errors.ts";
 import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
 import { IDENTITY_FIELDS } from "./identity.ts";
 import { identifyLeads, isLeadSubmission, leadIdentity, recordLead } from "./leads.ts";
+import { adoptProgress, courseOf, lastPosition, markCourse, saveResumePosition } from "./course.ts";
 import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
 import { storedProperties } from "./service.ts";
 
@@ -48,6 +49,9 @@ export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {
   lead_form_submitted: "lead_form.submitted",
   quiz_answered: "quiz.answered",
 };
+
+/** Announced once per viewer and lesson (and course): the mark is the viewer's course progress too. */
+const COURSE_MARKS: Partial<Record<PlayerEventType, "lesson" | "playlist">> = { lesson_completed: "lesson", playlist_ended: "playlist" };
 
 const HOUR = 60 * 60_000;
 
@@ -69,6 +73,8 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
   const session = await viewers.touchSession(deps, workspaceId, { ...sessionKey, profileId: body.profile_id, video });
   // A lead form's email says who the viewer is: this batch and everything after it attribute to that identity.
   const viewerId = await identifyLeads(deps, workspaceId, { ...sessionKey, viewerId: session.viewer_id }, body.events);
+  // A course's progress follows the session to the viewer it now belongs to.
+  if (viewerId !== session.viewer_id) await adoptProgress(deps.sql, workspaceId, session.viewer_id, viewerId);
   const now = deps.clock.now();
   const context = body.events.some((e) => VIEW_STARTS.has(e.type)) ? clientContext(client.userAgent, client.ip) : undefined;
   // The split-test variation this session was served, when this is that variation's video.
@@ -76,20 +82,26 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
   const rows: EventRow[] = [];
   for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context, split));
   await deps.ingest.playerEvents.add(rows);
+  const position = lastPosition(body.events);
+  if (position !== undefined) await saveResumePosition(deps.sql, workspaceId, viewerId, video.id, position);
 
   // Webhook events only after the rows are safely written; the outbox commits them atomically.
   const webhooks = body.events.filter((e) => PLAYER_WEBHOOKS[e.type]);
   if (webhooks.length) {
     const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
+    const courses = await Promise.all(webhooks.map((e) => (COURSE_MARKS[e.type] ? courseOf(deps, workspaceId, video, e) : undefined)));
     // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
     await deps.sql.begin(async (tx) => {
       const sql = tx as unknown as Sql;
       if (webhooks.some((e) => PLAYER_WEBHOOKS[e.type] === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
         await enqueueEvent(sql, workspaceId, "video.viewed", base);
-      for (const e of webhooks) {
+      for (const [i, e] of webhooks.entries()) {
         if (e.type === "milestone" && e.percent !== undefined && !(await viewers.markMilestone(sql, workspaceId, body.session_id, e.percent))) continue;
+        const course = courses[i];
+        if (course && !(await markCourse(sql, workspaceId, viewerId, course.courseId, COURSE_MARKS[e.type]!, course.lesson))) continue;
         const extra: Record<string, unknown> = { video_time: e.video_time ?? null };
         if (e.type === "milestone") extra.percent = e.percent ?? null;
+        if (e.type === "lesson_completed") extra.lesson_video_code = course?.lesson ?? null;
         if (e.properties) extra.properties = storedProperties(e.properties);
         const lead = isLeadSubmission(e);
         if (lead) extra.identity = leadIdentity(e);
@@ -113,6 +125,17 @@ function extraProperties(e: PlayerEvent): Record<string, string> {
     out[key] = String(value).slice(0, 100);
   }
   return out;
+}
+
+/**
+ * A quiz answer as the `event` of its row, so the events read and the exports
+ * (whose columns SPEC.md fixes) show it: `question:choice`, then `:correct` or
+ * `:wrong` when the question has a right answer.
+ */
+function quizAnswer(p: Record<string, string>): string {
+  const parts = [p.question_id ?? "", p.choice_id ?? ""];
+  if (p.correct === "true" || p.correct === "false") parts.push(p.correct === "true" ? "correct" : "wrong");
+  return parts.join(":").slice(0, 200);
 }
 
 /** Hosts of a load's page context, as the breakdowns group them. */
@@ -149,7 +172,7 @@ function toRows(
     video_id: video.id,
     video_code: video.code,
     event_type: e.type,
-    event: "",
+    event: e.type === "quiz_answered" ? quizAnswer(properties) : "",
     event_id: "",
     session_code: body.session_id,
     device_id: body.device_id ?? "",

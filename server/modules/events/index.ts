@@ -14,6 +14,7 @@ import { storageFailure } from "../../storage/postgres.ts";
 import * as viewers from "../viewers/service.ts";
 import { collect } from "./collect.ts";
 import { leadStatus } from "./leads.ts";
+import { courseProgress, resumePosition } from "./course.ts";
 import { browserPreflight, CORS_HEADERS } from "../../http/cors.ts";
 import { authorizeEvents, browserRoute, clientIp, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
 import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
@@ -136,7 +137,11 @@ export function eventsModule(deps: Deps) {
             "seek (`from`, `to`), ended, watched (`from_s`, `to_s`: a stretch actually watched; stored as event_type `watched` with video_time = from_s and " +
             "watch_seconds = to_s - from_s; `heartbeat` with `ranges: [{from_s, to_s}]` is the same, one row per range), milestone (`percent` 25/50/75/100), " +
             "cta_click, lesson_completed, playlist_ended, lead_form_submitted (`email` makes a lead and ties the session to the email's identity; `phone` is hashed), " +
-            "quiz_answered, timed_event (`name`: a timed reveal or the pitch reached), share_click (`network`), startup and rebuffer (`ms`), error. " +
+            "quiz_answered (`properties: {question_id, choice_id, correct}`; the row's `event`, shown by the events read and the exports, is " +
+            "`<question_id>:<choice_id>` plus `:correct` or `:wrong` when the question has a right answer), lesson_completed and playlist_ended " +
+            "carry `container_video_code` (the course) and lesson_completed `video_code` (the lesson): they mark the viewer's course progress " +
+            "(GET /v1/course-progress) and announce `lesson.completed` / `playlist.ended` once per viewer, course and lesson; pause, seek, watched, " +
+            "heartbeat and milestone keep an identified viewer's last position (GET /v1/resume-position), ended clears it; timed_event (`name`: a timed reveal or the pitch reached), share_click (`network`), startup and rebuffer (`ms`), error. " +
             "Other scalar fields are kept as properties (100 characters, 20 keys). " +
             "The events host derives device, browser and OS from the User-Agent and the country from the IP (never stored) for the breakdowns. " +
             "Webhooks: play and unmute → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
@@ -170,5 +175,55 @@ export function eventsModule(deps: Deps) {
         },
         response: { 200: t.Object({ submitted: t.Boolean() }), 400: EventsError, 429: EventsError },
       },
+    )
+    .get(
+      "/v1/course-progress",
+      async ({ query, request, server, set }) => {
+        Object.assign(set.headers, CORS_HEADERS);
+        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+        return courseProgress(deps, query);
+      },
+      {
+        query: ViewerQuery,
+        detail: {
+          summary: "Which lessons of this course has this viewer completed? (no token)",
+          description:
+            "The player of a playlist in course mode asks at load (and after a lead form): `completed` lists the video codes of the lessons the viewer " +
+            "of this session (else of this device) completed in the course whose container video is `video_code`, on any device once the viewer is " +
+            "identified (lead form, identify); `ended` says the course was finished. A lesson completes at its end, or when its quiz was passed. " +
+            "Answers no identity. Unknown codes answer an empty list. Rate-limited per IP like /v1/collect. CORS-enabled.",
+          security: [],
+        },
+        response: { 200: t.Object({ completed: t.Array(t.String()), ended: t.Boolean() }), 400: EventsError, 429: EventsError },
+      },
+    )
+    .get(
+      "/v1/resume-position",
+      async ({ query, request, server, set }) => {
+        Object.assign(set.headers, CORS_HEADERS);
+        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+        return { position_s: await resumePosition(deps, query) };
+      },
+      {
+        query: ViewerQuery,
+        detail: {
+          summary: "Where did this viewer stop in this video, on any device? (no token)",
+          description:
+            "With `cross_device_resume_options.enabled`, the player asks once at load: `position_s` is the last position (whole seconds) the viewer " +
+            "of this session (else of this device) reached in the video on any device, kept only for identified viewers (lead form, identify, or an " +
+            "`fl_sid` session that carries an identity); null when there is none or the video was watched to its end. Answers a position only, never " +
+            "an identity. Unknown codes answer null. Rate-limited per IP like /v1/collect. CORS-enabled.",
+          security: [],
+        },
+        response: { 200: t.Object({ position_s: t.Nullable(t.Integer()) }), 400: EventsError, 429: EventsError },
+      },
     );
 }
+
+/** Who asks, for the browser's read paths: the workspace and video by code, the viewer by session, else device. */
+const ViewerQuery = t.Object({
+  workspace_code: Text({ minLength: 1, maxLength: 100 }),
+  video_code: Text({ minLength: 1, maxLength: 100 }),
+  session_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
+  device_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
+});

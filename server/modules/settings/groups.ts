@@ -117,6 +117,30 @@ const UserEvent = obj({
   ),
 });
 
+// ---- courses and interactive video (player/README.md) ----
+const idText = () => Type.String({ minLength: 1, maxLength: 64, error: "must be a string of 1 to 64 characters" });
+/** A choice of a quiz question: `correct` marks a right answer; `jump_to_s` sends playback there (branching). */
+const QuizChoice = obj({
+  id: idText(),
+  text: Type.String({ minLength: 1, maxLength: 255, error: "must be a string of 1 to 255 characters" }),
+  correct: bool(),
+  jump_to_s: opt(Type.Union([seconds(), Type.Null()], { error: "must be a number of seconds from 0 to 604800, or null" })),
+});
+/** At time_s playback pauses and asks; a required question cannot be skipped. */
+const QuizQuestion = obj({
+  id: idText(),
+  time_s: seconds(),
+  question: Type.String({ minLength: 1, maxLength: 500, error: "must be a string of 1 to 500 characters" }),
+  choices: Type.Array(QuizChoice, { minItems: 1, maxItems: 10, error: "must be a list of 1 to 10 choices" }),
+  required: bool(),
+});
+/** A creator's timed note, listed beside the player; a click seeks to time_s. */
+const Note = obj({
+  time_s: seconds(),
+  text: Type.String({ minLength: 1, maxLength: 1000, error: "must be a string of 1 to 1000 characters" }),
+  url: webUrl(),
+});
+
 const group = (name: string, defaults: Record<string, unknown>, props: TProperties, flags: { copied?: boolean; apiWritable?: boolean } = {}): OptionGroup => ({
   name,
   copied: flags.copied ?? false,
@@ -243,8 +267,8 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { copied: true },
   ),
-  group("notes_options", { enabled: false, notes: [] }, { enabled: bool(), notes: list(obj({})) }, { copied: true }),
-  group("quiz_options", { enabled: false, questions: [] }, { enabled: bool(), questions: list(obj({})) }, { copied: true }),
+  group("notes_options", { enabled: false, notes: [] }, { enabled: bool(), notes: list(Note, 200) }, { copied: true }),
+  group("quiz_options", { enabled: false, questions: [] }, { enabled: bool(), questions: list(QuizQuestion, 50) }, { copied: true }),
   group(
     "watch_gate_options",
     { enabled: false, gate_time_s: 0, message: null },

@@ -1,0 +1,74 @@
+import type { Feature, QuizQuestionOption } from "../types.ts";
+import { holdWhile } from "./lib/lead-capture.ts";
+import { el, onReach, style } from "./lib/style.ts";
+
+/**
+ * quiz_options.questions [{id, time_s, question, choices: [{id, text, correct?,
+ * jump_to_s?}], required}]: when playback of the container video first reaches
+ * a question's time_s it pauses and asks (a dialog, announced through a polite
+ * live region). An answer sends `quiz_answered {question_id, choice_id,
+ * correct}` (properties, so the events read, the exports and the
+ * `quiz.answered` webhook carry them), tells the page (`quiz_answer`), then
+ * jumps to the choice's jump_to_s (branching) or resumes. A required question
+ * has no skip button and holds playback until answered.
+ */
+export const quiz: Feature = {
+  name: "quiz",
+  setup(player) {
+    const questions = (player.settings.quiz_options?.questions || []).filter((q) => q && Array.isArray(q.choices) && q.choices.length);
+    style(
+      "fl-css-quiz",
+      ".fl-quiz{position:absolute;inset:0;z-index:3;display:flex;flex-direction:column;justify-content:center;gap:8px;padding:16px 15%;background:#000d;color:#fff;overflow:auto}" +
+        ".fl-quiz p{margin:0}.fl-quiz-q{font-size:18px;font-weight:700}.fl-quiz button{border:0;border-radius:4px;padding:10px;font:15px var(--fl-font);background:var(--fl-main);color:var(--fl-text);cursor:pointer;text-align:left}" +
+        ".fl-quiz .fl-ghost{background:none;color:#fff;text-decoration:underline;text-align:center}.fl-quiz-live{min-height:1em;font-size:13px}",
+    );
+    const ask = (q: QuizQuestionOption) => {
+      const box = el("div", "fl-quiz", player.layer);
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-modal", "true");
+      box.setAttribute("aria-label", "Question");
+      const live = el("p", "fl-quiz-live", box);
+      live.setAttribute("aria-live", "polite");
+      const title = el("p", "fl-quiz-q", box);
+      title.id = `fl-quiz-${String(q.id).replace(/\W/g, "_")}`;
+      box.setAttribute("aria-labelledby", title.id);
+      let finish!: () => void;
+      const answered = new Promise<void>((resolve) => (finish = resolve));
+      holdWhile(player, answered);
+      const close = (jump?: number | null) => {
+        box.remove();
+        finish();
+        if (typeof jump === "number" && jump >= 0) player.seek(jump);
+        player.play();
+      };
+      q.choices.forEach((c, i) => {
+        const b = el("button", "fl-quiz-choice", box, c.text);
+        b.type = "button";
+        b.onclick = () => {
+          const correct = q.choices.some((x) => x.correct) ? !!c.correct : null;
+          const answer = { question_id: String(q.id), choice_id: String(c.id), correct };
+          const properties: Record<string, string | boolean> = { question_id: answer.question_id, choice_id: answer.choice_id };
+          if (correct !== null) properties.correct = correct;
+          player.collect("quiz_answered", { properties });
+          player.emit("quiz_answer", answer);
+          close(c.jump_to_s);
+        };
+        if (i === 0) queueMicrotask(() => b.focus({ preventScroll: true }));
+      });
+      if (!q.required) {
+        const skip = el("button", "fl-ghost fl-quiz-skip", box, "Skip");
+        skip.type = "button";
+        skip.onclick = () => close();
+      }
+      // Filled after the dialog is in the page, so screen readers announce it.
+      setTimeout(() => {
+        title.textContent = q.question;
+        live.textContent = q.question;
+      }, 50);
+    };
+    return onReach(
+      player,
+      questions.map((q) => ({ time: Math.max(0, Number(q.time_s) || 0), run: () => ask(q) })),
+    );
+  },
+};
