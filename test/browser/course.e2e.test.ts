@@ -8,54 +8,21 @@
  * subscribed webhook receiver gets.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, page as html, tempDir, until } from "../helpers/browser.ts";
+import { page as html, until } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
-import { startServer, type ServerProcess } from "../helpers/server-process.ts";
-import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { SPEC_EVENTS } from "../helpers/spec.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import { type Stage, startStage, type Video, watchErrors } from "../helpers/stage.ts";
 
-let dir: string;
+let stage: Stage;
 let base: string;
-let adminKey: string;
-let server: ServerProcess | undefined;
 let clips: { short: string; long: string };
 let browser: Browser;
 let receiver: Receiver;
-let site: ReturnType<typeof Bun.serve>;
-let siteUrl: string;
-const pages = new Map<string, string>();
-let ws: { id: number; code: string; token: string };
-type Video = { id: number; code: string };
-
-async function api(method: string, path: string, body?: unknown, token = ws?.token): Promise<{ status: number; body: any }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: res.status, body: parsed };
-}
-
-/** A video with a clip uploaded and encoded. */
-async function readyVideo(title: string, file: string): Promise<Video> {
-  const created = await api("POST", "/api/v1/videos", { title });
-  expect(created.status).toBe(201);
-  const video = created.body.video as Video;
-  const form = new FormData();
-  form.append("orientation", "landscape");
-  form.append("file", Bun.file(file), "clip.mp4");
-  const up = await fetch(`${base}/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form });
-  expect(up.status).toBeLessThan(300);
-  await until(async () => (await api("GET", `/api/v1/videos/${video.id}/status`)).body.status === "ready", 90_000, 200);
-  return video;
-}
+let ws: Stage["ws"];
+const api: Stage["api"] = (...args) => stage.api(...args);
+const readyVideo = (title: string, file: string) => stage.readyVideo(title, file);
+const eventsRead = (video: Video) => stage.eventsRead(video);
 
 async function deploy(video: Video, groups: Record<string, unknown>): Promise<void> {
   const res = await api("POST", `/api/v1/videos/${video.id}/deploy`, groups);
@@ -63,17 +30,10 @@ async function deploy(video: Video, groups: Record<string, unknown>): Promise<vo
 }
 const snippet = async (video: Video) => (await api("GET", `/api/v1/videos/${video.id}/embed`)).body.html as string;
 
-async function eventsRead(video: Video): Promise<{ event_type: string; event: string | null }[]> {
-  return (await api("GET", `/api/v1/videos/${video.id}/analytics/events?per_page=500`)).body.events.data;
-}
-
 /** Deliveries of one event for a video (player events carry `video`). */
 const hooks = (event: string, video: Video) => receiver.requests.map((r) => r.json).filter((d) => d?.event === event && d?.data?.video?.id === video.id);
 
-function serveSite(name: string, body: string): string {
-  pages.set(`/${name}.html`, html(body));
-  return `${siteUrl}/${name}.html`;
-}
+const serveSite = (name: string, body: string) => stage.serve(`/${name}.html`, html(body));
 
 const videoTime = (p: Page) => p.evaluate(() => document.querySelector("video")!.currentTime);
 const lessons = (p: Page) =>
@@ -93,52 +53,14 @@ async function answerLeadForm(p: Page, email: string): Promise<void> {
   expect(await p.locator(".fl-lead").count()).toBe(0);
 }
 
-function watchErrors(p: Page): string[] {
-  const errors: string[] = [];
-  p.on("pageerror", (e) => errors.push(String(e)));
-  return errors;
-}
-
 beforeAll(async () => {
-  dir = tempDir("fl-course-");
-  const [started, short, long, b] = await Promise.all([startServer(dir), clip("landscape"), clip("long"), launchBrowser()]);
-  ({ base, adminKey } = started);
-  server = started;
+  const [started, short, long] = await Promise.all([startStage("Courses"), clip("landscape"), clip("long")]);
+  stage = started;
+  ({ base, browser, receiver, ws } = stage);
   clips = { short, long };
-  browser = b;
-  receiver = startReceiver();
-  site = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const page = pages.get(new URL(req.url).pathname);
-      return page ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
-    },
-  });
-  siteUrl = `http://127.0.0.1:${site.port}`;
-  const admin = (method: string, path: string, body?: unknown) => api(method, `/admin/v1${path}`, body, adminKey);
-  const created = await admin("POST", "/workspaces", { name: "Courses" });
-  const minted = await admin("POST", `/workspaces/${created.body.workspace.id}/tokens`, {
-    name: "e2e",
-    scopes: ["videos:read", "videos:write", "analytics:read", "webhooks:write"],
-  });
-  ws = { id: created.body.workspace.id, code: created.body.workspace.code, token: minted.body.secret };
-  const hook = await api("POST", "/api/v1/webhooks", {
-    name: "course",
-    url: `${receiver.url}/hook`,
-    events: SPEC_EVENTS,
-    secret: "course-e2e-secret-0123456789",
-  });
-  expect(hook.status).toBe(201);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.stop();
-  site?.stop(true);
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.stop());
 
 describe("course mode", () => {
   test("lesson 2 is locked until lesson 1 completes; progress survives a reload and reaches a new browser once the viewer is identified; a rewatch announces nothing twice", async () => {

@@ -13,55 +13,23 @@
  * queue stubs would.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, page as html, ROOT, tempDir, until, playedPast } from "../helpers/browser.ts";
+import { page as html, playedPast, ROOT, until } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
-import { startServer, type ServerProcess } from "../helpers/server-process.ts";
-import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { SPEC_EVENTS } from "../helpers/spec.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import { type Stage, startStage, watchErrors } from "../helpers/stage.ts";
 
-let dir: string;
-let base: string;
-let adminKey: string;
-let server: ServerProcess | undefined;
+let stage: Stage;
 let clipPath: string;
 let browser: Browser;
 let receiver: Receiver;
-let site: ReturnType<typeof Bun.serve>;
 let siteUrl: string;
-const pages = new Map<string, string>();
-let ws: { id: number; code: string; token: string };
-
-async function api(method: string, path: string, body?: unknown, token = ws?.token): Promise<{ status: number; body: any }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: res.status, body: parsed };
-}
-const admin = (method: string, path: string, body?: unknown) => api(method, `/admin/v1${path}`, body, adminKey);
-
-/** A video with the clip uploaded and encoded (the ready state of SPEC.md "Status object"). */
-async function readyVideo(title: string): Promise<{ id: number; code: string }> {
-  const created = await api("POST", "/api/v1/videos", { title });
-  expect(created.status).toBe(201);
-  const video = created.body.video as { id: number; code: string };
-  const form = new FormData();
-  form.append("orientation", "landscape");
-  form.append("file", Bun.file(clipPath), "clip.mp4");
-  const up = await fetch(`${base}/api/v1/videos/${video.id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${ws.token}` }, body: form });
-  expect(up.status).toBeLessThan(300);
-  await until(async () => (await api("GET", `/api/v1/videos/${video.id}/status`)).body.status === "ready", 60_000, 200);
-  return video;
-}
+let ws: Stage["ws"];
+const api: Stage["api"] = (...args) => stage.api(...args);
+const admin: Stage["admin"] = (...args) => stage.admin(...args);
+const readyVideo = (title: string) => stage.readyVideo(title, clipPath);
+const eventsRead = (video: { id: number }) => stage.eventsRead(video);
 
 /** Deploys through the application API, or the operator route for the groups it drops; answers the live embed snippet. */
 async function deploy(video: { id: number }, groups: Record<string, unknown>, via: "api" | "operator" = "api"): Promise<string> {
@@ -71,11 +39,6 @@ async function deploy(video: { id: number }, groups: Record<string, unknown>, vi
       : await admin("POST", `/workspaces/${ws.id}/videos/${video.id}/deploy`, groups);
   expect([res.status, res.body]).toEqual([200, expect.anything()]);
   return (await api("GET", `/api/v1/videos/${video.id}/embed`)).body.html as string;
-}
-
-/** The events read of SPEC.md "Analytics reads". */
-async function eventsRead(video: { id: number }): Promise<{ event_type: string; event: string }[]> {
-  return (await api("GET", `/api/v1/videos/${video.id}/analytics/events?per_page=500`)).body.events.data;
 }
 
 /** Deliveries the receiver got for a video (player events carry `video`, leads `video_code`). */
@@ -100,10 +63,7 @@ const RECORDERS = `<script>
   });
 </script>`;
 
-function serveSite(name: string, body: string, head = ""): string {
-  pages.set(`/${name}.html`, html(body, RECORDERS + head));
-  return `${siteUrl}/${name}.html`;
-}
+const serveSite = (name: string, body: string, head = "") => stage.serve(`/${name}.html`, html(body, RECORDERS + head));
 
 const heard = (p: Page, name: string) => p.evaluate((n) => (window as any).__page.filter((e: any) => e.name === n).map((e: any) => e.data), name);
 const pixelCalls = (p: Page) => p.evaluate(() => (window as any).__pixels as unknown[][]);
@@ -124,58 +84,22 @@ async function newViewer(url: string): Promise<{ context: BrowserContext; page: 
   return { context, page, errors };
 }
 
-function watchErrors(p: Page): string[] {
-  const errors: string[] = [];
-  p.on("pageerror", (e) => errors.push(String(e)));
-  return errors;
-}
-
 beforeAll(async () => {
-  dir = tempDir("fl-sales-");
-  const [started, long, b] = await Promise.all([startServer(dir), clip("long"), launchBrowser()]);
-  ({ base, adminKey } = started);
-  server = started;
+  const [started, long] = await Promise.all([startStage("Sales"), clip("long")]);
+  stage = started;
+  ({ browser, receiver, ws } = stage);
   clipPath = long;
-  browser = b;
-  receiver = startReceiver();
-  site = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const path = new URL(req.url).pathname;
-      if (path === "/poster.svg")
-        return new Response('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#7c3aed"/></svg>', {
-          headers: { "content-type": "image/svg+xml" },
-        });
-      const page = pages.get(path);
-      return page ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("not found", { status: 404 });
-    },
-  });
-  siteUrl = `http://127.0.0.1:${site.port}`;
-
-  const created = await admin("POST", "/workspaces", { name: "Sales" });
-  const minted = await admin("POST", `/workspaces/${created.body.workspace.id}/tokens`, {
-    name: "e2e",
-    scopes: ["videos:read", "videos:write", "analytics:read", "webhooks:write"],
-  });
-  ws = { id: created.body.workspace.id, code: created.body.workspace.code, token: minted.body.secret };
+  siteUrl = new URL(
+    stage.serve(
+      "/poster.svg",
+      '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#7c3aed"/></svg>',
+      "image/svg+xml",
+    ),
+  ).origin;
   expect((await admin("POST", `/workspaces/${ws.id}/custom-metrics`, { name: "watched_pitch" })).status).toBe(201);
-  const hook = await api("POST", "/api/v1/webhooks", {
-    name: "sales",
-    url: `${receiver.url}/hook`,
-    events: SPEC_EVENTS,
-    secret: "sales-e2e-secret-0123456789",
-  });
-  expect(hook.status).toBe(201);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.stop();
-  site?.stop(true);
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.stop());
 
 describe("the sales player after a deploy", () => {
   test("timed events, pitch time, headline, thumbnail, countdown, share, user events, pixels and the page API", async () => {
@@ -462,7 +386,7 @@ describe("the sales player after a deploy", () => {
       },
       "operator",
     );
-    pages.set("/thanks.html", html("<h1>Thanks</h1>"));
+    stage.serve("/thanks.html", html("<h1>Thanks</h1>"));
     const url = serveSite("cloaked", `${snippet}<div style="height:3000px"></div>`);
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     const p = await context.newPage();
