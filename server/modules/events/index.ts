@@ -3,7 +3,7 @@
  * (backend, token), `POST /v1/track` (browser, declared names only),
  * `POST /v1/collect` (the player's batches). Errors use `{error: CODE, message}`.
  */
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError, Errors, REFUSED_VALUE } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
@@ -36,6 +36,24 @@ export function eventsModule(deps: Deps) {
   const workspaceRule = perMinute("events", eventLimits.perWorkspacePerMinute);
   const ipRule = perMinute("events_ip", eventLimits.perIpPerMinute);
   const collectRule = perMinute("collect_ip", eventLimits.perIpPerMinute * 10);
+  /** A read the player makes from the viewer's browser (no token): CORS on the answer, the per-IP limit of /v1/collect before any lookup. */
+  const browserRead =
+    <T>(answer: (query: Static<typeof ViewerQuery>) => Promise<T>) =>
+    async ({
+      query,
+      request,
+      server,
+      set,
+    }: {
+      query: Static<typeof ViewerQuery>;
+      request: Request;
+      server: unknown;
+      set: { headers: Record<string, unknown> };
+    }) => {
+      Object.assign(set.headers, CORS_HEADERS);
+      await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
+      return answer(query);
+    };
 
   return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
     .post(
@@ -154,18 +172,9 @@ export function eventsModule(deps: Deps) {
     )
     .get(
       "/v1/lead-status",
-      async ({ query, request, server, set }) => {
-        Object.assign(set.headers, CORS_HEADERS);
-        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
-        return { submitted: await leadStatus(deps, query) };
-      },
+      browserRead(async (query) => ({ submitted: await leadStatus(deps, query) })),
       {
-        query: t.Object({
-          workspace_code: Text({ minLength: 1, maxLength: 100 }),
-          video_code: Text({ minLength: 1, maxLength: 100 }),
-          session_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
-          device_id: t.Optional(Text({ minLength: 1, maxLength: 100 })),
-        }),
+        query: ViewerQuery,
         detail: {
           summary: "Has this viewer answered the video's lead form? (no token)",
           description:
@@ -178,11 +187,7 @@ export function eventsModule(deps: Deps) {
     )
     .get(
       "/v1/course-progress",
-      async ({ query, request, server, set }) => {
-        Object.assign(set.headers, CORS_HEADERS);
-        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
-        return courseProgress(deps, query);
-      },
+      browserRead((query) => courseProgress(deps, query)),
       {
         query: ViewerQuery,
         detail: {
@@ -199,11 +204,7 @@ export function eventsModule(deps: Deps) {
     )
     .get(
       "/v1/resume-position",
-      async ({ query, request, server, set }) => {
-        Object.assign(set.headers, CORS_HEADERS);
-        await limit(deps, [{ key: `ip:${clientIp(deps, request, server as SocketInfo | null)}`, rule: collectRule }]);
-        return { position_s: await resumePosition(deps, query) };
-      },
+      browserRead(async (query) => ({ position_s: await resumePosition(deps, query) })),
       {
         query: ViewerQuery,
         detail: {
