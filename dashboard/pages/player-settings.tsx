@@ -12,6 +12,8 @@ import { ErrorBox, Field, Notice, PageTitle, fieldErrors, formatDate, useAsync }
 import { Preview } from "./video.tsx";
 import { VideoNav } from "./video-nav.tsx";
 import type { GroupForm } from "./player-forms/kit.tsx";
+import { chaptersForm } from "./player-forms/chapters.tsx";
+import { ctaCardsForm } from "./player-forms/cta-cards.tsx";
 import { timedEventsForm } from "./player-forms/timed-events.tsx";
 import { headlineForm } from "./player-forms/headline.tsx";
 import { pitchTimeForm } from "./player-forms/pitch-time.tsx";
@@ -35,6 +37,8 @@ import { resumeAnyDeviceForm } from "./player-forms/resume-any-device.tsx";
 type Settings = Record<string, any>;
 /** Option groups with a form in its own file (player-forms/), one line each. */
 const GROUP_FORMS: GroupForm[] = [
+  chaptersForm,
+  ctaCardsForm,
   headlineForm,
   thumbnailForm,
   timedEventsForm,
@@ -55,15 +59,7 @@ const GROUP_FORMS: GroupForm[] = [
   notesForm,
   resumeAnyDeviceForm,
 ];
-const FORM_GROUPS = [
-  "style_options",
-  "progress_options",
-  "autoplay_options",
-  "controls_options",
-  "chapters_options",
-  "cta_cards_options",
-  ...GROUP_FORMS.map((f) => f.group),
-];
+const FORM_GROUPS = ["style_options", "progress_options", "autoplay_options", "controls_options", ...GROUP_FORMS.map((f) => f.group)];
 const CONTROLS = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
 
 const idOf = (path: string) => "f-" + path.replace(/[^a-z0-9_]+/gi, "-");
@@ -101,16 +97,6 @@ export function PlayerSettings({ id }: { id: number }) {
   }, [live.data]);
 
   const set = (group: string, key: string, value: unknown) => setForm((f) => ({ ...f, [group]: { ...f![group], [key]: value } }));
-  const setItem = (group: string, list: string, i: number, key: string, value: unknown) =>
-    setForm((f) => {
-      const items = [...(f![group][list] ?? [])];
-      items[i] = { ...items[i], [key]: value };
-      return { ...f, [group]: { ...f![group], [list]: items } };
-    });
-  const addItem = (group: string, list: string, item: Settings) =>
-    setForm((f) => ({ ...f, [group]: { ...f![group], [list]: [...(f![group][list] ?? []), item] } }));
-  const removeItem = (group: string, list: string, i: number) =>
-    setForm((f) => ({ ...f, [group]: { ...f![group], [list]: (f![group][list] ?? []).filter((_: unknown, j: number) => j !== i) } }));
 
   const payload = (): Settings | undefined => {
     let rest: Settings;
@@ -251,110 +237,6 @@ export function PlayerSettings({ id }: { id: number }) {
               <div class="checks-grid">
                 {CONTROLS.map((c) => check("controls_options", c, c === "pip" ? "Picture in picture" : c[0].toUpperCase() + c.slice(1)))}
               </div>
-            </fieldset>
-            <fieldset class="card">
-              <legend>Chapters</legend>
-              {check("chapters_options", "enabled", "Show chapters")}
-              {(form.chapters_options.chapters ?? []).map((c: Settings, i: number) => (
-                <div class="row item" key={i}>
-                  <Field
-                    id={idOf(`chapters_options.chapters.${i}.time_s`)}
-                    label={`Chapter ${i + 1} start (s)`}
-                    errors={err(`chapters_options.chapters.${i}.time_s`)}
-                  >
-                    {(a) => (
-                      <input
-                        {...a}
-                        type="number"
-                        min={0}
-                        step="any"
-                        value={c.time_s ?? ""}
-                        onInput={(e) => setItem("chapters_options", "chapters", i, "time_s", num(e.currentTarget.value))}
-                      />
-                    )}
-                  </Field>
-                  <Field
-                    id={idOf(`chapters_options.chapters.${i}.title`)}
-                    label={`Chapter ${i + 1} title`}
-                    errors={err(`chapters_options.chapters.${i}.title`)}
-                  >
-                    {(a) => <input {...a} value={c.title ?? ""} onInput={(e) => setItem("chapters_options", "chapters", i, "title", e.currentTarget.value)} />}
-                  </Field>
-                  <button type="button" class="link" onClick={() => removeItem("chapters_options", "chapters", i)} aria-label={`Remove chapter ${i + 1}`}>
-                    Remove
-                  </button>
-                </div>
-              ))}
-              <button type="button" class="secondary" onClick={() => addItem("chapters_options", "chapters", { time_s: 0, title: "" })}>
-                Add chapter
-              </button>
-            </fieldset>
-            <fieldset class="card">
-              <legend>Call-to-action cards</legend>
-              {check("cta_cards_options", "enabled", "Show CTA cards")}
-              {(form.cta_cards_options.cards ?? []).map((c: Settings, i: number) => (
-                <div class="item-block" key={i}>
-                  <div class="row item">
-                    <Field
-                      id={idOf(`cta_cards_options.cards.${i}.time_s`)}
-                      label={`Card ${i + 1} shows at (s)`}
-                      errors={err(`cta_cards_options.cards.${i}.time_s`)}
-                    >
-                      {(a) => (
-                        <input
-                          {...a}
-                          type="number"
-                          min={0}
-                          step="any"
-                          value={c.time_s ?? ""}
-                          onInput={(e) => setItem("cta_cards_options", "cards", i, "time_s", num(e.currentTarget.value))}
-                        />
-                      )}
-                    </Field>
-                    <Field id={idOf(`cta_cards_options.cards.${i}.duration_s`)} label="for (s)" errors={err(`cta_cards_options.cards.${i}.duration_s`)}>
-                      {(a) => (
-                        <input
-                          {...a}
-                          type="number"
-                          min={0}
-                          step="any"
-                          value={c.duration_s ?? ""}
-                          onInput={(e) => setItem("cta_cards_options", "cards", i, "duration_s", num(e.currentTarget.value))}
-                        />
-                      )}
-                    </Field>
-                  </div>
-                  <Field id={idOf(`cta_cards_options.cards.${i}.text`)} label="Text" errors={err(`cta_cards_options.cards.${i}.text`)}>
-                    {(a) => <input {...a} value={c.text ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "text", e.currentTarget.value)} />}
-                  </Field>
-                  <div class="row item">
-                    <Field id={idOf(`cta_cards_options.cards.${i}.button_text`)} label="Button text" errors={err(`cta_cards_options.cards.${i}.button_text`)}>
-                      {(a) => (
-                        <input
-                          {...a}
-                          value={c.button_text ?? ""}
-                          onInput={(e) => setItem("cta_cards_options", "cards", i, "button_text", e.currentTarget.value)}
-                        />
-                      )}
-                    </Field>
-                    <Field id={idOf(`cta_cards_options.cards.${i}.url`)} label="Link URL" errors={err(`cta_cards_options.cards.${i}.url`)}>
-                      {(a) => (
-                        <input {...a} type="url" value={c.url ?? ""} onInput={(e) => setItem("cta_cards_options", "cards", i, "url", e.currentTarget.value)} />
-                      )}
-                    </Field>
-                  </div>
-                  <button type="button" class="link" onClick={() => removeItem("cta_cards_options", "cards", i)} aria-label={`Remove card ${i + 1}`}>
-                    Remove card {i + 1}
-                  </button>
-                </div>
-              ))}
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => addItem("cta_cards_options", "cards", { time_s: 0, duration_s: 10, text: "", button_text: "", url: "" })}
-              >
-                Add card
-              </button>
             </fieldset>
             {GROUP_FORMS.map(({ group, legend, operator, Form }) => (
               <fieldset class="card" key={group}>
