@@ -159,6 +159,7 @@ export function leadCapture(player: PlayerApi): LeadCapture {
       );
       const form = el("form", "fl-lead", player.layer);
       form.noValidate = true;
+      player.announce(a.title || "Enter your email to keep watching");
       form.setAttribute("role", "dialog");
       form.setAttribute("aria-label", a.title || "Enter your email");
       el("p", "fl-lead-title", form, a.title);
