@@ -63,6 +63,8 @@ export class MediaController {
   private intentAt = 0;
   private stallAt = 0;
   private recovered = false;
+  /** A fatal error stopped this source: no more warming until Retry or another source. */
+  private failed = false;
   /** Bumped on every source change, so a late hls.js import for an old source is dropped. */
   private generation = 0;
   private off: (() => void)[] = [];
@@ -87,11 +89,12 @@ export class MediaController {
       listen(video, "seeking", () => (this.stallAt = 0)),
       // Native controls (plain mode) or a script may start playback: that is a play intent too.
       listen(video, "play", () => (this.state === "idle" || this.state === "ready") && this.intent(false)),
-      // Pointing at the player is a strong hint of a play to come.
-      listen(player.root, "pointerover", () => this.hlsNeeded() && loadHls().catch(() => {})),
+      // Pointing at the player is a strong hint of a play to come: hls.js and the manifest (no segments) are fetched.
+      listen(player.root, "pointerover", () => this.warm()),
       player.on("level", ({ index }) => {
         if (this.hls) this.hls.currentLevel = index;
       }),
+      player.on("error", (e) => e.fatal && (this.failed = true)),
       player.on("retry", () => {
         const at = video.currentTime || player.startAt;
         this.detach();
@@ -145,9 +148,9 @@ export class MediaController {
     this.open(url, play);
   }
 
-  /** True once the stream was asked for (intent, or preloaded). */
+  /** True once the viewer (or autoplay) asked to play this source. */
   get active(): boolean {
-    return this.state !== "idle";
+    return this.state === "loading" || this.state === "started";
   }
 
   private detach(): void {
@@ -155,6 +158,7 @@ export class MediaController {
     this.state = "idle";
     this.stallAt = 0;
     this.recovered = false;
+    this.failed = false;
     this.hls?.destroy();
     this.hls = null;
     const video = this.player.video;
@@ -180,12 +184,31 @@ export class MediaController {
     this.state = "loading";
     this.intentAt = performance.now();
     player.emit("intent", { auto });
-    if (prepared) this.tryPlay();
-    else this.open(url, true);
+    if (prepared) {
+      if (this.hls && !this.hls.media) this.begin(this.hls);
+      this.tryPlay();
+    } else this.open(url, true);
   }
 
-  /** Attaches `url` (native or hls.js) from `startAt`, and plays when `play`. */
-  private open(url: string, play: boolean): void {
+  /** Under hls.js, a pointer over the player loads hls.js and the manifest (unless preload is "none"): the intent starts at the segments. */
+  private warm(): void {
+    if (!this.hlsNeeded() || this.failed) return;
+    if (this.state !== "idle" || this.player.settings.playback_options?.preload === "none") {
+      loadHls().catch(() => {});
+      return;
+    }
+    this.state = "ready";
+    this.open(this.player.source.hls!, false, true);
+  }
+
+  /** Attaches a warmed hls.js instance to the video and starts loading segments where playback starts. */
+  private begin(hls: HlsInstance): void {
+    hls.attachMedia(this.player.video);
+    hls.startLoad(this.player.startAt > 0 ? this.player.startAt : -1);
+  }
+
+  /** Attaches `url` (native or hls.js) from `startAt`, and plays when `play`; `warm` loads hls.js's manifest only. */
+  private open(url: string, play: boolean, warm = false): void {
     const { player } = this;
     const video = player.video;
     const startAt = player.startAt;
@@ -211,11 +234,16 @@ export class MediaController {
           go();
           return;
         }
-        const hls = (this.hls = new Hls({ startPosition: startAt > 0 ? startAt : -1, capLevelToPlayerSize: true }));
+        const hls = (this.hls = new Hls({ startPosition: startAt > 0 ? startAt : -1, capLevelToPlayerSize: true, autoStartLoad: !warm }));
         hls.on(Hls.Events.ERROR, (_e, data) => this.onHlsError(Hls, data));
         hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => player.emit("levels", { heights: data.levels.map((l) => l.height) }));
         hls.loadSource(url);
-        hls.attachMedia(video);
+        if (!warm) hls.attachMedia(video);
+        // The intent came while hls.js was still on its way.
+        else if (this.state === "loading") {
+          this.begin(hls);
+          this.tryPlay();
+        }
         go();
       },
       (e) => {

@@ -133,7 +133,7 @@ describe("player fundamentals in Chromium", () => {
     expect(await p.evaluate(() => document.querySelector("video")!.volume)).toBeCloseTo(0.9, 5);
     await p.keyboard.press("m");
     expect(await p.evaluate(() => document.querySelector("video")!.muted)).toBe(true);
-    expect(await p.locator(".fl-mute").getAttribute("aria-label")).toBe("Unmute");
+    await until(async () => (await p.locator(".fl-mute").getAttribute("aria-label")) === "Unmute");
     await p.keyboard.press("m");
     expect(await p.evaluate(() => document.querySelector("video")!.muted)).toBe(false);
 
@@ -276,6 +276,33 @@ describe("player fundamentals in Chromium", () => {
     const box = (await p.locator(".fl-root").boundingBox())!;
     expect(box.height).toBeGreaterThan(box.width);
     await p.close();
+  }, 60000);
+
+  test("instant start: a pointer over the player fetches hls.js and the manifest, no segment before the click; preload none fetches no manifest", async () => {
+    const url = await publish(config(TURN, {}, { landscape: { hls: `${server.url}/media/land/index.m3u8?warm`, poster: null, w: 640, h: 360 } }));
+    const p = await browser.newPage();
+    await p.goto(url);
+    await p.waitForSelector(".fl-big");
+    server.requests.length = 0;
+    await p.hover(".fl-root");
+    await until(() => server.requests.includes("/media/land/index.m3u8"));
+    await Bun.sleep(500);
+    expect(server.requests.some((r) => r.endsWith(".ts"))).toBe(false);
+    await p.click(".fl-big");
+    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 0.5, null, { timeout: 15000 });
+    expect(server.requests.filter((r) => r === "/media/land/index.m3u8")).toHaveLength(1);
+    await p.close();
+
+    const none = await publish(config(NO_PIP, { playback_options: { hls_engine: "hlsjs", preload: "none" } }));
+    const q = await browser.newPage();
+    await q.goto(none);
+    await q.waitForSelector(".fl-big");
+    await Bun.sleep(500);
+    server.requests.length = 0;
+    await q.hover(".fl-root");
+    await Bun.sleep(500);
+    expect(server.requests.some((r) => r.includes(".m3u8"))).toBe(false);
+    await q.close();
   }, 60000);
 
   test("a broken stream shows a message with Retry, reports the error once, never throws into the page", async () => {
