@@ -59,12 +59,12 @@ export const CSS = `
 .fl-grow{flex:1}
 .fl-prompt,.fl-unmute,.fl-next{position:absolute;left:50%;transform:translateX(-50%);top:12px;background:#000b;color:#fff;padding:10px 14px;border-radius:8px;text-align:center}
 .fl-prompt p,.fl-next p{margin:0 0 8px}
-.fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-text);margin:0 4px}
+.fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-on-main);margin:0 4px}
 .fl-prompt .fl-ghost{background:#fff3}
-.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-text);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
+.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-on-main);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
 .fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}
 .fl-cta p{margin:0 0 8px}
-.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-text);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
+.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
 .fl-list{background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);margin:8px auto 0;padding:0;list-style:none;max-height:320px;overflow:auto;border-radius:var(--fl-radius)}
 .fl-layer .fl-list{position:absolute;right:8px;top:8px;bottom:56px;width:min(320px,80%);margin:0;max-height:none;opacity:.95}
 .fl-list li{display:flex;gap:8px;align-items:center;padding:6px 8px;cursor:pointer}
@@ -106,15 +106,17 @@ export function themeVars(s: PlayerSettings): Record<string, string> {
   const st = s.style_options || {};
   const pr = s.progress_options || {};
   const bg = st.background_color || "#000";
-  // Control icons sit on the control row's dark gradient, the big button's glyph on the main colour.
-  const text = st.text_color || "#fff";
+  const main = st.main_color || "#2563eb";
+  // WCAG AA: text on the background (cards) and on the main colour (buttons) at 4.5:1; control icons on
+  // the control row's dark gradient and focus rings at 3:1. A chosen colour that fails falls back to black or white.
+  const text = readable(st.text_color || "#fff", bg);
   return {
-    "--fl-main": st.main_color || "#2563eb",
+    "--fl-main": main,
     "--fl-bg": bg,
     "--fl-text": text,
     "--fl-icon": readable(text, "#000", 3),
-    "--fl-on-main": readable(text, st.main_color || "#2563eb", 3),
-    "--fl-ring": readable(st.main_color || "#2563eb", "#000", 3),
+    "--fl-on-main": readable(text, main),
+    "--fl-ring": readable(main, "#000", 3),
     "--fl-font": st.font_family || "system-ui,sans-serif",
     "--fl-radius": (st.border_radius ?? 8) + "px",
     "--fl-bar": pr.bar_color || st.main_color || "#2563eb",

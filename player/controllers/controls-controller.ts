@@ -344,7 +344,7 @@ export class ControlsController {
           this.level = index;
           player.emit("level", { index });
         };
-        this.qualityBtn = this.menu("fl-q", "Quality", () => [
+        this.qualityBtn = this.menu("fl-q", "HD quality", () => [
           { label: "Auto", checked: this.level < 0, run: pick(-1) },
           // Best first; hls.js lists them by bitrate, lowest first.
           ...heights.map((px, i) => ({ label: px + "p", checked: this.level === i, run: pick(i), px })).sort((a, b) => b.px - a.px),

@@ -10,6 +10,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { PlayerConfig } from "../../player/types.ts";
+import { axeProblems } from "../helpers/axe.ts";
 import { buildCore, buildEntry, embedHtml, flagsFor, launchBrowser, makeHlsStream, page, serve, tempDir, until, type LocalServer } from "../helpers/browser.ts";
 
 const MAIN = "3c0ffee0-7f0e-4c55-9d7b-aaaaaaaaaaaa";
@@ -180,11 +181,20 @@ describe("player fundamentals in Chromium", () => {
             { time_s: 4, title: "Offer" },
           ],
         },
+        cta_cards_options: { enabled: true, cards: [{ time_s: 3.5, text: "Limited offer", button_text: "Buy now", url: "https://example.com/buy" }] },
+        style_options: { main_color: "#fde047", text_color: "#facc15", background_color: "#111111" },
       }),
     );
     const p = await browser.newPage({ viewport: { width: 900, height: 600 } });
     await p.goto(url);
     await p.waitForSelector(".fl-speed");
+    // A pale text colour on a pale main colour: the big button's glyph falls back to black; icons on the dark row keep the colour.
+    const theme = await p.evaluate(() => {
+      const s = getComputedStyle(document.querySelector(".frameline-player")!);
+      return { icon: s.getPropertyValue("--fl-icon").trim(), onMain: s.getPropertyValue("--fl-on-main").trim() };
+    });
+    expect(theme).toEqual({ icon: "#facc15", onMain: "#000" });
+    expect(await axeProblems(p, ".frameline-player")).toEqual([]);
     const items = () =>
       p.evaluate(() =>
         [...document.querySelectorAll(".fl-menu [role=menuitemradio]")].map((b) => b.textContent + (b.getAttribute("aria-checked") === "true" ? "*" : "")),
@@ -238,14 +248,28 @@ describe("player fundamentals in Chromium", () => {
     expect((await items()).map((s) => s.replace("*", ""))).toEqual(["Intro", "Offer"]);
     await p.click(".fl-menu >> text=Offer");
     await until(async () => (await time(p)) >= 3.9);
+
+    // axe-core on the player: playing, with a menu open, and with the CTA card and its announcement.
+    await p.click(".fl-speed");
+    expect(await axeProblems(p, ".frameline-player")).toEqual([]);
+    await p.keyboard.press("Escape");
+    await p.waitForSelector(".fl-cta");
+    await until(async () => (await p.locator(".fl-sr").textContent()) === "Limited offer. Buy now");
+    expect(await p.locator(".fl-sr").getAttribute("aria-live")).toBe("polite");
+    expect(await axeProblems(p, ".frameline-player")).toEqual([]);
     await p.close();
 
-    // Without controls_options.pip there is no button.
-    const plain = await publish(config(NO_PIP));
+    // Without controls_options.pip there is no button; branding_options puts the logo up, as a link.
+    const plain = await publish(
+      config(NO_PIP, { branding_options: { show_logo: true, logo_url: `${server.url}/media/land/poster.jpg`, logo_link: "https://example.com/about" } }),
+    );
     const q = await browser.newPage();
     await q.goto(plain);
     await q.waitForSelector(".fl-mute");
     expect(await q.locator(".fl-pip").count()).toBe(0);
+    expect(await q.locator("a.fl-logo").getAttribute("href")).toBe("https://example.com/about");
+    expect(await q.locator(".fl-logo img").getAttribute("alt")).toBe("Visit example.com");
+    expect(await axeProblems(q, ".frameline-player")).toEqual([]);
     await q.close();
   }, 60000);
 
@@ -303,6 +327,17 @@ describe("player fundamentals in Chromium", () => {
     await Bun.sleep(500);
     expect(server.requests.some((r) => r.includes(".m3u8"))).toBe(false);
     await q.close();
+
+    // preload "auto": the start of the stream is attached once the page is idle, before any gesture.
+    const auto = await publish(config(MAIN, { playback_options: { hls_engine: "hlsjs", preload: "auto" } }));
+    server.requests.length = 0;
+    const r = await browser.newPage();
+    await r.goto(auto);
+    await until(() => server.requests.some((x) => x.endsWith(".ts")), 10000);
+    expect(await r.evaluate(() => document.querySelector("video")!.paused)).toBe(true);
+    await r.click(".fl-big");
+    await r.waitForFunction(() => document.querySelector("video")!.currentTime > 0.5, null, { timeout: 15000 });
+    await r.close();
   }, 60000);
 
   test("a broken stream shows a message with Retry, reports the error once, never throws into the page", async () => {
@@ -315,6 +350,7 @@ describe("player fundamentals in Chromium", () => {
     const alert = p.locator(".fl-err[role=alert]");
     await alert.waitFor({ timeout: 15000 });
     expect(await alert.textContent()).toContain("could not load");
+    expect(await axeProblems(p, ".frameline-player")).toEqual([]);
     const fatal = () =>
       server.collects
         .filter((b) => b.video_code === BROKEN)
