@@ -191,7 +191,7 @@ export class ControlsController {
     const root = this.player.root;
     const video = this.player.video as IosVideo;
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
-    else if ("requestFullscreen" in root) root.requestFullscreen().catch(() => {});
+    else if ((root as Partial<HTMLElement>).requestFullscreen) root.requestFullscreen().catch(() => {});
     else video.webkitEnterFullscreen?.();
   }
 
@@ -339,7 +339,11 @@ export class ControlsController {
       }),
       player.on("error", (e) => e.fatal && this.showError(e.type, e.details)),
       player.on("levels", ({ heights }) => {
-        if (this.qualityBtn || heights.length < 2 || player.settings.controls_options?.settings === false) return;
+        // A new stream (a rendition switch) brings its own ladder, on Auto.
+        this.qualityBtn?.remove();
+        this.qualityBtn = null;
+        this.level = -1;
+        if (heights.length < 2 || player.settings.controls_options?.settings === false) return;
         const pick = (index: number) => () => {
           this.level = index;
           player.emit("level", { index });

@@ -273,6 +273,39 @@ describe("player fundamentals in Chromium", () => {
     await q.close();
   }, 60000);
 
+  test("touch: 44 px targets, double tap on the sides seeks 10 s, iOS-style fullscreen falls back to webkitEnterFullscreen", async () => {
+    const url = await publish(config(NO_PIP));
+    const ctx = await browser.newContext({ viewport: { width: 400, height: 700 }, hasTouch: true, isMobile: true });
+    const p = await ctx.newPage();
+    await p.goto(url);
+    await p.waitForSelector(".fl-mute");
+    expect(await p.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+    const sizes = await p.evaluate(() => [...document.querySelectorAll(".fl-controls .fl-btn")].map((b) => Math.min(b.clientWidth, b.clientHeight)));
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(44);
+    expect(await p.evaluate(() => document.querySelector("video")!.playsInline)).toBe(true);
+    await p.tap(".fl-big");
+    await p.waitForFunction(() => document.querySelector("video")!.currentTime > 1, null, { timeout: 15000 });
+    const box = (await p.locator("video").boundingBox())!;
+    const y = box.y + box.height / 2;
+    await p.evaluate(() => (document.querySelector("video")!.currentTime = 5));
+    await p.touchscreen.tap(box.x + box.width * 0.15, y);
+    await p.touchscreen.tap(box.x + box.width * 0.15, y);
+    await until(async () => (await time(p)) < 1);
+
+    // Without the Fullscreen API on elements (iPhone), the button uses the video's own fullscreen.
+    const used = await p.evaluate(() => {
+      const v = document.querySelector("video") as HTMLVideoElement & { webkitEnterFullscreen?: () => void };
+      let called = false;
+      v.webkitEnterFullscreen = () => (called = true);
+      Object.defineProperty(document.querySelector(".fl-root")!, "requestFullscreen", { value: undefined });
+      (document.querySelector(".fl-fs") as HTMLButtonElement).click();
+      return called;
+    });
+    expect(used).toBe(true);
+    await ctx.close();
+  }, 60000);
+
   test("a portrait viewport switches to the portrait rendition, keeping position and play state", async () => {
     const media = `${server.url}/media/`;
     const url = await publish(
