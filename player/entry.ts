@@ -25,6 +25,7 @@ import { sticky } from "./features/sticky.ts";
 import { exitIntent } from "./features/exit-intent.ts";
 import { countdown } from "./features/countdown.ts";
 import { userEvents } from "./features/user-events.ts";
+import { branding } from "./features/branding.ts";
 import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
@@ -47,6 +48,7 @@ if (__FL_FEATURES__.sticky) features.push(sticky);
 if (__FL_FEATURES__.exit_intent) features.push(exitIntent);
 if (__FL_FEATURES__.countdown) features.push(countdown);
 if (__FL_FEATURES__.user_events) features.push(userEvents);
+if (__FL_FEATURES__.branding) features.push(branding);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 

@@ -72,7 +72,6 @@ export class Player implements PlayerApi {
       const controls = (this.controls = h("div", "fl-controls", root));
       if (s.progress_options?.enabled !== false && s.controls_options?.progress !== false) this.track = h("div", "fl-track", controls);
     }
-    this.logo();
     mount.replaceChildren(root);
 
     const heartbeat = Math.max(2, s.engagement_options?.heartbeat_s || 5) * 1000;
@@ -135,24 +134,6 @@ export class Player implements PlayerApi {
     this.media.attach(this.source);
     this.startAt = at;
     if (active) this.media.resume(playing);
-  }
-
-  /** branding_options (logo with its link, or a watermark) or style_options.logo_url. */
-  private logo(): void {
-    const b = this.settings.branding_options || {};
-    const url = (b.show_logo || b.watermark ? b.logo_url : null) || this.settings.style_options?.logo_url;
-    if (!url || !/^https?:\/\//i.test(url)) return;
-    const link = !b.watermark && b.logo_link && /^https?:\/\//i.test(b.logo_link);
-    const box = h(link ? "a" : "div", "fl-logo" + (b.watermark ? " fl-wm" : ""), this.root);
-    if (link) {
-      const a = box as HTMLAnchorElement;
-      a.href = b.logo_link!;
-      a.target = "_blank";
-      a.rel = "noopener";
-    }
-    const img = h("img", "", box);
-    img.src = url;
-    img.alt = link ? "Visit " + new URL(b.logo_link!).hostname : "";
   }
 
   announce(text: string): void {

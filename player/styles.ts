@@ -49,9 +49,6 @@ export const CSS = `
 .fl-menu [aria-checked=true]::before{content:"\u2713";position:absolute;margin-left:-16px}
 .fl-err{position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;background:#000d;color:#fff;text-align:center;padding:16px;z-index:4}
 .fl-err .fl-btn{background:#fff;color:#000;padding:0 16px;height:36px}
-.fl-logo{position:absolute;top:8px;right:8px;max-height:32px;max-width:30%;z-index:2}
-.fl-logo img{max-height:32px;max-width:100%;display:block}
-.fl-wm{opacity:.5;pointer-events:none}
 @media (pointer:coarse){.fl-btn,.fl-menu button{min-width:44px;min-height:44px}.fl-track::before{top:-20px;bottom:-20px}}
 .fl-prev{-webkit-mask-image:${PREV};mask-image:${PREV}}.fl-nextb{-webkit-mask-image:${NEXT};mask-image:${NEXT}}.fl-pl{-webkit-mask-image:${LIST};mask-image:${LIST}}
 .fl-cc{-webkit-mask-image:${CC};mask-image:${CC};opacity:.6}.fl-cc.fl-on{opacity:1}
