@@ -338,8 +338,12 @@ describe("player fundamentals in Chromium", () => {
   test("instant start: a pointer over the player fetches hls.js and the manifest, no segment before the click; preload none fetches no manifest", async () => {
     const url = await publish(config(TURN, {}, { landscape: { hls: `${server.url}/media/land/index.m3u8?warm`, poster: null, w: 640, h: 360 } }));
     const p = await browser.newPage();
-    await p.goto(url);
+    // The page on another origin than the media: the player preconnects to the media's (CORS, as hls.js fetches).
+    await p.goto(url.replace("127.0.0.1", "localhost"));
     await p.waitForSelector(".fl-big");
+    expect(await p.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>("link[rel=preconnect]")].map((l) => [l.href, l.crossOrigin]))).toEqual([
+      [server.url + "/", "anonymous"],
+    ]);
     server.requests.length = 0;
     await p.hover(".fl-root");
     await until(() => server.requests.includes("/media/land/index.m3u8"));
