@@ -50,6 +50,17 @@ describe("courses and interactive video", () => {
   });
 });
 
+describe("a rule with its own switches and another group's field (branding)", () => {
+  test("show_logo or watermark turns it on, or a non-empty style_options.logo_url; enabled alone does not", () => {
+    expect(featureFlags({ branding_options: { show_logo: true } }).branding).toBe(true);
+    expect(featureFlags({ branding_options: { watermark: true } }).branding).toBe(true);
+    expect(featureFlags({ branding_options: { enabled: true, show_logo: false } }).branding).toBe(false);
+    expect(featureFlags({ style_options: { logo_url: "https://example.com/logo.png" } }).branding).toBe(true);
+    expect(featureFlags({ style_options: { logo_url: "" } }).branding).toBe(false);
+    expect(featureFlags({ style_options: { logo_url: null } }).branding).toBe(false);
+  });
+});
+
 describe("flagDefines", () => {
   test("defines every flag as a literal, a missing one false", () => {
     const defines = flagDefines({ chapters: true });

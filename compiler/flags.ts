@@ -23,6 +23,10 @@ interface FlagRule {
   readonly enabled?: false;
   /** A field of the group that must also hold this value (the playlist's course mode). */
   readonly equals?: readonly [field: string, value: string];
+  /** The group's boolean fields, any of which turns the feature on, when its switch is not `enabled`. */
+  readonly switches?: readonly string[];
+  /** Another group's field whose non-empty value turns the feature on too: `[group, field]`. */
+  readonly orField?: readonly [string, string];
 }
 
 export const FEATURE_FLAGS = {
@@ -52,6 +56,8 @@ export const FEATURE_FLAGS = {
   quiz: { group: "quiz_options", nonEmpty: "questions" },
   notes: { group: "notes_options", nonEmpty: "notes" },
   resume_any_device: { group: "cross_device_resume_options" },
+  // Issue 19: a logo over the player (branding_options, or style_options.logo_url).
+  branding: { group: "branding_options", switches: ["show_logo", "watermark"], orField: ["style_options", "logo_url"] },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;
@@ -68,11 +74,22 @@ export const defineOf = (name: FeatureName): string => `${FLAGS_OBJECT}.${name}`
 /** Option groups as the settings hold them; anything else reads as "off". */
 type SettingsLike = Readonly<Record<string, unknown>>;
 
+const field = (settings: SettingsLike, group: string, key: string): unknown => {
+  const g = settings[group];
+  return g && typeof g === "object" ? (g as Record<string, unknown>)[key] : undefined;
+};
+
 function isOn(rule: FlagRule, settings: SettingsLike): boolean {
+  if (rule.orField) {
+    const v = field(settings, rule.orField[0], rule.orField[1]);
+    if (typeof v === "string" ? v.trim() !== "" : v != null && v !== false) return true;
+  }
   const group = settings[rule.group];
   if (!group || typeof group !== "object") return false;
   const g = group as Record<string, unknown>;
-  if (rule.enabled !== false && g.enabled !== true) return false;
+  if (rule.switches) {
+    if (!rule.switches.some((k) => g[k] === true)) return false;
+  } else if (rule.enabled !== false && g.enabled !== true) return false;
   if (rule.equals && g[rule.equals[0]] !== rule.equals[1]) return false;
   if (!rule.nonEmpty) return true;
   const list = g[rule.nonEmpty];
@@ -94,11 +111,13 @@ export function flagDefines(flags: Partial<FeatureFlags>): Record<string, string
 /** The flag table of player/README.md, generated from the rows. */
 export function flagTableMarkdown(): string {
   const rows = FEATURE_NAMES.map((name) => {
-    const { group, nonEmpty, enabled, equals } = FEATURE_FLAGS[name] as FlagRule;
+    const { group, nonEmpty, enabled, equals, switches, orField } = FEATURE_FLAGS[name] as FlagRule;
     const list =
       (nonEmpty ? `\`${enabled === false ? `${group}.` : ""}${nonEmpty}\` non-empty` : "") +
       (equals ? `${nonEmpty ? " and " : ""}\`${equals[0]}\` is \`"${equals[1]}"\`` : "");
-    return [`\`${defineOf(name)}\``, enabled === false ? list : `\`${group}.enabled\`${list ? ` and ${list}` : ""}`];
+    const on = (switches || ["enabled"]).map((k) => `\`${group}.${k}\``).join(" or ");
+    const rule = enabled === false ? list : `${on}${list ? ` and ${list}` : ""}`;
+    return [`\`${defineOf(name)}\``, orField ? `${rule}, or \`${orField.join(".")}\` set` : rule];
   });
   const table = [["define", "on when"], ...rows];
   const widths = [0, 1].map((c) => Math.max(...table.map((r) => r[c]!.length)));

@@ -29,6 +29,7 @@ import { course } from "./features/course.ts";
 import { quiz } from "./features/quiz.ts";
 import { notes } from "./features/notes.ts";
 import { resumeAnyDevice } from "./features/resume-any-device.ts";
+import { branding } from "./features/branding.ts";
 import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
@@ -56,6 +57,7 @@ if (__FL_FEATURES__.course) features.push(course);
 if (__FL_FEATURES__.quiz) features.push(quiz);
 if (__FL_FEATURES__.notes) features.push(notes);
 if (__FL_FEATURES__.resume_any_device) features.push(resumeAnyDevice);
+if (__FL_FEATURES__.branding) features.push(branding);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 

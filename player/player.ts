@@ -1,9 +1,9 @@
-import type { Feature, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "./types.ts";
+import type { Feature, MenuItem, Orientation, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "./types.ts";
 import { pickRendition } from "./orientation.ts";
 import type { Identity } from "../browser/identity.ts";
 import { Emitter } from "./emitter.ts";
 import { ErrorDetails, ErrorTypes } from "./errors.ts";
-import { h } from "./dom.ts";
+import { h, listen } from "./dom.ts";
 import { themeVars } from "./styles.ts";
 import { Collector } from "./collector.ts";
 import { MediaController } from "./controllers/media-controller.ts";
@@ -37,6 +37,8 @@ export class Player implements PlayerApi {
   private media: MediaController;
   private teardown: (() => void)[] = [];
   private collector: Collector;
+  private chrome: ControlsController;
+  private orientation: Orientation;
 
   constructor(
     readonly mount: HTMLElement,
@@ -49,18 +51,16 @@ export class Player implements PlayerApi {
     const { orientation, rendition } = pickRendition(config);
     this.source = { code: config.video.code, title: config.video.title, hls: rendition?.hls ?? null, poster: rendition?.poster ?? null };
 
-    const root = (this.root = h("div", `fl-root fl-${orientation}${this.plain ? " fl-plain" : ""}`));
+    const root = (this.root = h("div", `fl-root${this.plain ? " fl-plain" : ""}`));
+    this.orientation = orientation;
+    this.shape();
     const vars = themeVars(s);
     // On the mount, so chrome rendered beside the player (the playlist rail) shares the theme.
     for (const k in vars) mount.style.setProperty(k, vars[k]);
-    const w = rendition?.w || (orientation === "portrait" ? 9 : 16);
-    const hh = rendition?.h || (orientation === "portrait" ? 16 : 9);
-    root.style.aspectRatio = `${w} / ${hh}`;
-    // A portrait video never grows taller than the window.
-    if (hh > w) root.style.maxWidth = `calc(100vh * ${w} / ${hh})`;
 
     const video = (this.video = h("video", "fl-video", root));
     video.playsInline = true;
+    video.setAttribute("webkit-playsinline", "");
     video.preload = "none";
     video.loop = !!s.playback_options?.loop && !config.playlist;
     video.setAttribute("aria-label", config.video.title || "Video");
@@ -78,9 +78,21 @@ export class Player implements PlayerApi {
     this.collector = new Collector(config.events_url.replace(/\/$/, "") + "/v1/collect", config.video.workspace_code, identity, this.source.code, heartbeat);
     const controllers: { destroy(): void }[] = [];
     this.media = new MediaController(this);
-    controllers.push(this.media, new ControlsController(this, big), new ResumeController(this));
+    this.chrome = new ControlsController(this, big);
+    controllers.push(this.media, this.chrome, new ResumeController(this));
     if (s.analytics_options?.enabled !== false) controllers.push(new AnalyticsController(this, this.collector));
     this.teardown.push(...controllers.map((c) => () => c.destroy()), connectPage(this));
+    // A rotation or resize that changes which cut fits switches rendition, keeping position and play state.
+    if (config.video.landscape?.hls && config.video.portrait?.hls) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      this.teardown.push(
+        listen(window, "resize", () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => this.reorient(), 150);
+        }),
+        () => clearTimeout(timer),
+      );
+    }
     // Controllers take the first source before features run, so a feature may already play (autoplay).
     this.emit("source", this.source);
     for (const f of features) {
@@ -92,6 +104,44 @@ export class Player implements PlayerApi {
       }
     }
     this.emit("ready", undefined);
+  }
+
+  /** The root's orientation class and aspect ratio for the current cut. */
+  private shape(): void {
+    const o = this.orientation;
+    const r = this.config.video[o];
+    const root = this.root;
+    root.classList.remove("fl-portrait", "fl-landscape");
+    root.classList.add("fl-" + o);
+    const w = r?.w || (o === "portrait" ? 9 : 16);
+    const hh = r?.h || (o === "portrait" ? 16 : 9);
+    root.style.aspectRatio = `${w} / ${hh}`;
+    // A portrait video never grows taller than the window.
+    root.style.maxWidth = hh > w ? `calc(100vh * ${w} / ${hh})` : "";
+  }
+
+  /** Switches to the cut that fits the viewport now (the container video only), where playback was. */
+  private reorient(): void {
+    const { orientation, rendition } = pickRendition(this.config);
+    if (orientation === this.orientation || !rendition?.hls || this.source.code !== this.config.video.code) return;
+    const v = this.video;
+    const at = v.currentTime || this.startAt;
+    const playing = !v.paused && !v.ended;
+    const active = this.media.active;
+    this.orientation = orientation;
+    this.shape();
+    this.source = { ...this.source, hls: rendition.hls, poster: rendition.poster };
+    this.media.attach(this.source);
+    this.startAt = at;
+    if (active) this.media.resume(playing);
+  }
+
+  announce(text: string): void {
+    this.chrome.announce(text);
+  }
+
+  menu(cls: string, label: string, items: () => MenuItem[], before?: Element | null): HTMLButtonElement | null {
+    return this.chrome.menu(cls, label, items, before);
   }
 
   on<K extends keyof PlayerEvents>(name: K, fn: (data: PlayerEvents[K]) => void): () => void {

@@ -9,6 +9,10 @@ const FS = svg("M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2
 const PREV = svg("M6 5h2v14H6zm3 7 10-7v14z");
 const NEXT = svg("M16 5h2v14h-2zm-1 7L5 19V5z");
 const LIST = svg("M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z");
+const PIP = svg("M3 5h18v14H3zm2 2v10h14V7zm6 5h7v4h-7z");
+const GEAR = svg(
+  "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm8.5 5.4 2-1.6-2-3.4-2.4.9a7 7 0 0 0-1.7-1L16 5.8h-4l-.4 2.5a7 7 0 0 0-1.7 1l-2.4-.9-2 3.4 2 1.6a7 7 0 0 0 0 2L5.5 17l2 3.4 2.4-.9a7 7 0 0 0 1.7 1l.4 2.5h4l.4-2.5a7 7 0 0 0 1.7-1l2.4.9 2-3.4-2-1.6a7 7 0 0 0 0-2z",
+);
 const CC = svg("M3 5h18v14H3zm2 2v10h14V7zm2 3h4v1.5H8.5v1h2.5V14H7zm6 0h4v1.5h-2.5v1H17V14h-4z");
 
 /** One stylesheet per page, scoped under `.fl-root`; colours come from custom properties per player. */
@@ -19,7 +23,7 @@ export const CSS = `
 .fl-layer{position:absolute;inset:0;pointer-events:none}
 .fl-layer>*{pointer-events:auto}
 .fl-big{position:absolute;left:50%;top:50%;width:72px;height:72px;margin:-36px 0 0 -36px;border:0;border-radius:50%;background:var(--fl-main);cursor:pointer;box-shadow:0 2px 12px #0006}
-.fl-big::before{content:"";position:absolute;inset:0;background:var(--fl-text);-webkit-mask:${PLAY} 58% 50%/40% no-repeat;mask:${PLAY} 58% 50%/40% no-repeat}
+.fl-big::before{content:"";position:absolute;inset:0;background:var(--fl-on-main);-webkit-mask:${PLAY} 58% 50%/40% no-repeat;mask:${PLAY} 58% 50%/40% no-repeat}
 .fl-playing .fl-big,.fl-playing .fl-prompt{display:none}
 .fl-controls{position:absolute;left:0;right:0;bottom:0;display:flex;align-items:center;gap:6px;padding:14px 8px 6px;background:linear-gradient(transparent,#0009);opacity:0;transition:opacity .2s;flex-wrap:wrap}
 .fl-active .fl-controls{opacity:1}
@@ -28,24 +32,36 @@ export const CSS = `
 .fl-plain .fl-track{display:none}
 .fl-fill{position:absolute;left:0;top:0;bottom:0;width:0;background-color:var(--fl-bar);border-radius:2px}
 .fl-mark{position:absolute;top:0;bottom:0;width:3px;margin-left:-1px;background:var(--fl-text);opacity:.8}
-.fl-btn{border:0;background:none;color:var(--fl-text);font:inherit;cursor:pointer;min-width:28px;height:28px;padding:0 6px;border-radius:4px}
+.fl-btn{border:0;background:none;color:var(--fl-icon);font:inherit;cursor:pointer;min-width:28px;height:28px;padding:0 6px;border-radius:4px}
 .fl-btn:hover{background:#fff2}
-.fl-play,.fl-mute,.fl-fs,.fl-cc,.fl-prev,.fl-nextb,.fl-pl{background:var(--fl-text);-webkit-mask:${PLAY} center/20px no-repeat;mask:${PLAY} center/20px no-repeat}
+.fl-play,.fl-mute,.fl-fs,.fl-cc,.fl-prev,.fl-nextb,.fl-pl,.fl-pip,.fl-gear{background:var(--fl-icon);-webkit-mask:${PLAY} center/20px no-repeat;mask:${PLAY} center/20px no-repeat}
 .fl-play.fl-on{-webkit-mask-image:${PAUSE};mask-image:${PAUSE}}
 .fl-mute{-webkit-mask-image:${VOL};mask-image:${VOL}}.fl-mute.fl-on{-webkit-mask-image:${MUTED};mask-image:${MUTED}}
 .fl-fs{-webkit-mask-image:${FS};mask-image:${FS}}
+.fl-pip{-webkit-mask-image:${PIP};mask-image:${PIP}}.fl-gear{-webkit-mask-image:${GEAR};mask-image:${GEAR}}
+.fl-root:focus-within .fl-controls{opacity:1}
+.fl-root :focus-visible,.fl-root:focus-visible{outline:2px solid var(--fl-ring);outline-offset:1px}
+.fl-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.fl-track::before{content:"";position:absolute;left:0;right:0;top:-8px;bottom:-8px}
+.fl-menu{position:absolute;right:8px;bottom:48px;max-height:70%;overflow:auto;background:#111e;color:#fff;border-radius:6px;padding:4px 0;min-width:140px;z-index:3}
+.fl-menu button{display:block;width:100%;text-align:left;border:0;background:none;color:inherit;font:inherit;padding:8px 12px 8px 26px;cursor:pointer;min-height:32px}
+.fl-menu button:hover,.fl-menu button:focus{background:#fff3}
+.fl-menu [aria-checked=true]::before{content:"\u2713";position:absolute;margin-left:-16px}
+.fl-err{position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;background:#000d;color:#fff;text-align:center;padding:16px;z-index:4}
+.fl-err .fl-btn{background:#fff;color:#000;padding:0 16px;height:36px}
+@media (pointer:coarse){.fl-btn,.fl-menu button{min-width:44px;min-height:44px}.fl-track::before{top:-20px;bottom:-20px}}
 .fl-prev{-webkit-mask-image:${PREV};mask-image:${PREV}}.fl-nextb{-webkit-mask-image:${NEXT};mask-image:${NEXT}}.fl-pl{-webkit-mask-image:${LIST};mask-image:${LIST}}
 .fl-cc{-webkit-mask-image:${CC};mask-image:${CC};opacity:.6}.fl-cc.fl-on{opacity:1}
 .fl-time,.fl-chapter{font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .fl-grow{flex:1}
 .fl-prompt,.fl-unmute,.fl-next{position:absolute;left:50%;transform:translateX(-50%);top:12px;background:#000b;color:#fff;padding:10px 14px;border-radius:8px;text-align:center}
 .fl-prompt p,.fl-next p{margin:0 0 8px}
-.fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-text);margin:0 4px}
+.fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-on-main);margin:0 4px}
 .fl-prompt .fl-ghost{background:#fff3}
-.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-text);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
+.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-on-main);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
 .fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}
 .fl-cta p{margin:0 0 8px}
-.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-text);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
+.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
 .fl-list{background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);margin:8px auto 0;padding:0;list-style:none;max-height:320px;overflow:auto;border-radius:var(--fl-radius)}
 .fl-layer .fl-list{position:absolute;right:8px;top:8px;bottom:56px;width:min(320px,80%);margin:0;max-height:none;opacity:.95}
 .fl-list li{display:flex;gap:8px;align-items:center;padding:6px 8px;cursor:pointer}
@@ -54,14 +70,50 @@ export const CSS = `
 .fl-list small{opacity:.7;display:block}
 `;
 
+/** Relative luminance (WCAG) of #rgb / #rrggbb(aa); NaN for anything else (named colours, rgb()). */
+function lum(c: string): number {
+  let hex = /^#([0-9a-f]{3,8})$/i.exec(c.trim())?.[1] || "";
+  if (hex.length < 6) hex = hex.replace(/./g, "$&$&");
+  if (hex.length < 6) return Number.NaN;
+  const ch = [0, 2, 4].map((i) => {
+    const v = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * ch[0]! + 0.7152 * ch[1]! + 0.0722 * ch[2]!;
+}
+
+/** WCAG contrast ratio of two colours (NaN when either is not a hex colour). */
+export function contrast(a: string, b: string): number {
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+/**
+ * `fg` when it keeps WCAG AA contrast on `bg` (`min`: 4.5 for text, 3 for icons),
+ * else black or white, whichever contrasts more. Colours that are not hex pass.
+ */
+export function readable(fg: string, bg: string, min = 4.5): string {
+  const r = contrast(fg, bg);
+  if (!(r < min)) return fg;
+  return contrast("#000", bg) > contrast("#fff", bg) ? "#000" : "#fff";
+}
+
 /** The per-player custom properties from style_options and progress_options. */
 export function themeVars(s: PlayerSettings): Record<string, string> {
   const st = s.style_options || {};
   const pr = s.progress_options || {};
+  const bg = st.background_color || "#000";
+  const main = st.main_color || "#2563eb";
+  // WCAG AA: text on the background (cards) and on the main colour (buttons) at 4.5:1; control icons on
+  // the control row's dark gradient and focus rings at 3:1. A chosen colour that fails falls back to black or white.
+  const text = readable(st.text_color || "#fff", bg);
   return {
-    "--fl-main": st.main_color || "#2563eb",
-    "--fl-bg": st.background_color || "#000",
-    "--fl-text": st.text_color || "#fff",
+    "--fl-main": main,
+    "--fl-bg": bg,
+    "--fl-text": text,
+    "--fl-icon": readable(text, "#000", 3),
+    "--fl-on-main": readable(text, main),
+    "--fl-ring": readable(main, "#000", 3),
     "--fl-font": st.font_family || "system-ui,sans-serif",
     "--fl-radius": (st.border_radius ?? 8) + "px",
     "--fl-bar": pr.bar_color || st.main_color || "#2563eb",

@@ -34,7 +34,14 @@ export interface CaptionTrackOption {
 }
 
 export interface PlayerSettings {
-  style_options?: { main_color?: string; background_color?: string; text_color?: string; font_family?: string; border_radius?: number };
+  style_options?: {
+    main_color?: string;
+    background_color?: string;
+    text_color?: string;
+    font_family?: string;
+    border_radius?: number;
+    logo_url?: string | null;
+  };
   progress_options?: { enabled?: boolean; background_color?: string; bar_color?: string; height_px?: number; fast_start?: boolean };
   autoplay_options?: { enabled?: boolean; muted?: boolean; unmute_prompt?: boolean; unmute_prompt_text?: string };
   playback_options?: {
@@ -47,14 +54,15 @@ export interface PlayerSettings {
     preload?: string;
     hls_engine?: "auto" | "hlsjs" | "native";
   };
-  controls_options?: { play?: boolean; progress?: boolean; time?: boolean; volume?: boolean; fullscreen?: boolean; settings?: boolean };
+  controls_options?: { play?: boolean; progress?: boolean; time?: boolean; volume?: boolean; fullscreen?: boolean; settings?: boolean; pip?: boolean };
+  branding_options?: { show_logo?: boolean; logo_url?: string | null; logo_link?: string | null; watermark?: boolean };
   speed_options?: { speeds?: number[]; default_speed?: number };
   continue_watching_options?: { enabled?: boolean; prompt_text?: string; min_seconds?: number };
   engagement_options?: { enabled?: boolean; heartbeat_s?: number };
   analytics_options?: { enabled?: boolean };
   chapters_options?: { enabled?: boolean; chapters?: ChapterOption[] };
   cta_cards_options?: { enabled?: boolean; cards?: CtaCardOption[] };
-  captions_options?: { enabled?: boolean; default_language?: string | null; tracks?: CaptionTrackOption[] };
+  captions_options?: { enabled?: boolean; default_language?: string | null; tracks?: CaptionTrackOption[]; font_size?: "small" | "medium" | "large" };
   timed_events_options?: { events?: TimedEventOption[] };
   headline_options?: { enabled?: boolean; text?: string | null; color?: string | null; background_color?: string | null; font_size_px?: number };
   pitch_time_options?: { enabled?: boolean; time_s?: number | null; persist?: boolean };
@@ -201,6 +209,12 @@ export interface CollectBatch {
 export interface PlayerEvents {
   /** A new source was attached (poster shown, nothing loaded yet). */
   source: Source;
+  /** hls.js parsed the stream's renditions (heights, best first as listed); native HLS never sends it. */
+  levels: { heights: number[] };
+  /** Pick a rendition: its index in `levels`, or -1 for Auto. */
+  level: { index: number };
+  /** The viewer pressed Retry on the error overlay: the source loads again where it stopped. */
+  retry: undefined;
   /** The viewer (or autoplay) asked to play. */
   intent: { auto: boolean };
   /** The first frame after a play intent is on screen. */
@@ -279,6 +293,20 @@ export interface PlayerApi {
   seek(seconds: number): void;
   /** Furthest point a seek or playback may reach (a watch gate sets it); Infinity when free. Controls honour it. */
   seekLimit: number;
+  /** Says `text` through the player's live region (screen readers): overlays that appear call it. */
+  announce(text: string): void;
+  /**
+   * Adds a button to the control row (before `before`, else before the mute
+   * button) that opens a keyboard-operable menu of `items()` (read at each
+   * opening); null without a control row.
+   */
+  menu(cls: string, label: string, items: () => MenuItem[], before?: Element | null): HTMLButtonElement | null;
+}
+
+export interface MenuItem {
+  label: string;
+  checked?: boolean;
+  run(): void;
 }
 
 /** A feature module baked into a video's entry when its flag is on. */

@@ -33,10 +33,18 @@ import { courseForm } from "./player-forms/course.tsx";
 import { quizForm } from "./player-forms/quiz.tsx";
 import { notesForm } from "./player-forms/notes.tsx";
 import { resumeAnyDeviceForm } from "./player-forms/resume-any-device.tsx";
+import { playbackForm } from "./player-forms/playback.tsx";
+import { speedForm } from "./player-forms/speed.tsx";
+import { captionsForm } from "./player-forms/captions.tsx";
+import { brandingForm } from "./player-forms/branding.tsx";
 
 type Settings = Record<string, any>;
 /** Option groups with a form in its own file (player-forms/), one line each. */
 const GROUP_FORMS: GroupForm[] = [
+  playbackForm,
+  speedForm,
+  captionsForm,
+  brandingForm,
   chaptersForm,
   ctaCardsForm,
   headlineForm,
@@ -223,6 +231,16 @@ export function PlayerSettings({ id }: { id: number }) {
               <Field id={idOf("style_options.font_family")} label="Font family" errors={err("style_options.font_family")}>
                 {(a) => (
                   <input {...a} value={form.style_options.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />
+                )}
+              </Field>
+              <Field id={idOf("style_options.logo_url")} label="Logo URL (top right of the player)" errors={err("style_options.logo_url")}>
+                {(a) => (
+                  <input
+                    {...a}
+                    type="url"
+                    value={form.style_options.logo_url ?? ""}
+                    onInput={(e) => set("style_options", "logo_url", e.currentTarget.value || null)}
+                  />
                 )}
               </Field>
             </fieldset>

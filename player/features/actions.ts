@@ -21,7 +21,7 @@ export const actions: Feature = {
         style(
           "fl-css-actions",
           ".fl-acta{position:absolute;z-index:2;left:50%;top:50%;transform:translate(-50%,-50%);max-width:80%;background:var(--fl-bg);color:var(--fl-text);border-top:4px solid var(--fl-main);padding:14px 18px;border-radius:8px;text-align:center;box-shadow:0 4px 24px #000a}" +
-            ".fl-acta p{margin:0 0 10px}.fl-acta a{display:inline-block;background:var(--fl-main);color:var(--fl-text);padding:8px 16px;border-radius:4px;text-decoration:none;font-weight:700}",
+            ".fl-acta p{margin:0 0 10px}.fl-acta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:8px 16px;border-radius:4px;text-decoration:none;font-weight:700}",
         );
         const card = el("div", "fl-acta", player.layer);
         card.setAttribute("role", "status");

@@ -20,11 +20,19 @@ export const captions: Feature = {
       tracks.findIndex((t) => t.default) >= 0 ? tracks.findIndex((t) => t.default) : tracks.findIndex((t) => t.srclang === opts?.default_language),
     );
     const els: HTMLTrackElement[] = [];
+    let wantedNow = wanted;
     let on = tracks.some((t) => t.default) || !!opts?.default_language;
+    // captions_options.font_size, and the viewer's choice in the menu.
+    const sizes = { small: "75%", medium: "100%", large: "150%" } as const;
+    let size: keyof typeof sizes = opts?.font_size && opts.font_size in sizes ? opts.font_size : "medium";
+    const css = document.createElement("style");
+    const applySize = () => (css.textContent = `.fl-root video::cue{font-size:${sizes[size]}}`);
+    applySize();
+    document.head.appendChild(css);
     let btn: HTMLButtonElement | null = null;
     const apply = () => {
       const own = player.source.code === player.config.video.code;
-      for (let i = 0; i < video.textTracks.length; i++) video.textTracks[i].mode = own && on && i === wanted ? "showing" : "disabled";
+      for (let i = 0; i < video.textTracks.length; i++) video.textTracks[i].mode = own && on && i === wantedNow ? "showing" : "disabled";
       btn?.classList.toggle("fl-on", on);
     };
     tracks.forEach((t) => {
@@ -47,12 +55,24 @@ export const captions: Feature = {
       };
       player.controls.insertBefore(btn, player.controls.querySelector(".fl-mute,.fl-fs"));
     }
+    // Language (or off) and size.
+    const menu = player.menu("fl-gear", "Subtitles", () => [
+      { label: "Off", checked: !on, run: () => ((on = false), apply()) },
+      ...tracks.map((t, i) => ({ label: t.label || t.srclang, checked: on && wantedNow === i, run: () => ((on = true), (wantedNow = i), apply()) })),
+      ...(Object.keys(sizes) as (keyof typeof sizes)[]).map((k) => ({
+        label: "Size: " + k,
+        checked: size === k,
+        run: () => ((size = k), applySize()),
+      })),
+    ]);
     apply();
     const off = player.on("source", apply);
     return () => {
       off();
       els.forEach((e) => e.remove());
       btn?.remove();
+      menu?.remove();
+      css.remove();
     };
   },
 };

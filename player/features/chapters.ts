@@ -18,6 +18,11 @@ export const chapters: Feature = {
       label.className = "fl-chapter";
       player.controls!.insertBefore(label, player.controls!.querySelector(".fl-grow"));
     }
+    // The chapter list as a menu: each item seeks to its chapter (through the facade, so limits and cloak hold).
+    const menu = player.menu("fl-chm", "Chapters", () =>
+      own() ? list.map((c) => ({ label: c.title, checked: label?.textContent === c.title, run: () => player.seek(c.time_s) })) : [],
+    );
+    if (menu) menu.textContent = "Chapters";
     const marks: HTMLElement[] = [];
     const layout = () => {
       marks.forEach((m) => m.remove());
@@ -56,6 +61,7 @@ export const chapters: Feature = {
       video.removeEventListener("timeupdate", current);
       marks.forEach((m) => m.remove());
       label?.remove();
+      menu?.remove();
     };
   },
 };

@@ -34,6 +34,7 @@ export const ctaCards: Feature = {
         el.appendChild(a);
       }
       player.layer.appendChild(el);
+      player.announce([card.text, card.button_text].filter(Boolean).join(". "));
       return el;
     };
     const update = () => {

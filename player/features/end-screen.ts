@@ -17,7 +17,7 @@ export const endScreen: Feature = {
     style(
       "fl-css-end",
       ".fl-end{position:absolute;inset:0;z-index:2;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;background:#000a center/cover no-repeat;text-align:center;padding:16px}" +
-        ".fl-end p{margin:0;font-size:18px;font-weight:600;max-width:90%}.fl-end a,.fl-end button{border:0;background:var(--fl-main);color:var(--fl-text);font:600 15px var(--fl-font);padding:10px 18px;border-radius:6px;text-decoration:none;cursor:pointer}" +
+        ".fl-end p{margin:0;font-size:18px;font-weight:600;max-width:90%}.fl-end a,.fl-end button{border:0;background:var(--fl-main);color:var(--fl-on-main);font:600 15px var(--fl-font);padding:10px 18px;border-radius:6px;text-decoration:none;cursor:pointer}" +
         ".fl-end .fl-replay{background:#fff3}",
     );
     let screen: HTMLElement | null = null;

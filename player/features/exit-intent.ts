@@ -18,7 +18,7 @@ export const exitIntent: Feature = {
     style(
       "fl-css-exit",
       ".fl-exit{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);z-index:2;max-width:80%;background:var(--fl-bg);color:var(--fl-text);border:2px solid var(--fl-main);border-radius:8px;padding:16px 20px;text-align:center;box-shadow:0 6px 28px #000c}" +
-        ".fl-exit p{margin:0 0 10px;font-weight:600}.fl-exit a{display:inline-block;background:var(--fl-main);color:var(--fl-text);padding:8px 14px;border-radius:4px;text-decoration:none;font-weight:700;margin-right:8px}" +
+        ".fl-exit p{margin:0 0 10px;font-weight:600}.fl-exit a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:8px 14px;border-radius:4px;text-decoration:none;font-weight:700;margin-right:8px}" +
         ".fl-exit button{border:0;background:#fff3;color:inherit;padding:8px 12px;border-radius:4px;cursor:pointer}",
     );
     let box: HTMLElement | null = null;

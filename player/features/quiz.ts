@@ -5,8 +5,8 @@ import { el, onReach, style } from "./lib/style.ts";
 /**
  * quiz_options.questions [{id, time_s, question, choices: [{id, text, correct?,
  * jump_to_s?}], required}]: when playback of the container video first reaches
- * a question's time_s it pauses and asks (a dialog, announced through a polite
- * live region). An answer sends `quiz_answered {question_id, choice_id,
+ * a question's time_s it pauses and asks (a dialog, announced through the
+ * player's live region). An answer sends `quiz_answered {question_id, choice_id,
  * correct}` (properties, so the events read, the exports and the
  * `quiz.answered` webhook carry them), tells the page (`quiz_answer`), then
  * jumps to the choice's jump_to_s (branching) or resumes. A required question
@@ -20,15 +20,13 @@ export const quiz: Feature = {
       "fl-css-quiz",
       ".fl-quiz{position:absolute;inset:0;z-index:3;display:flex;flex-direction:column;justify-content:center;gap:8px;padding:16px 15%;background:#000d;color:#fff;overflow:auto}" +
         ".fl-quiz p{margin:0}.fl-quiz-q{font-size:18px;font-weight:700}.fl-quiz button{border:0;border-radius:4px;padding:10px;font:15px var(--fl-font);background:var(--fl-main);color:var(--fl-text);cursor:pointer;text-align:left}" +
-        ".fl-quiz .fl-ghost{background:none;color:#fff;text-decoration:underline;text-align:center}.fl-quiz-live{min-height:1em;font-size:13px}",
+        ".fl-quiz .fl-ghost{background:none;color:#fff;text-decoration:underline;text-align:center}",
     );
     const ask = (q: QuizQuestionOption) => {
       const box = el("div", "fl-quiz", player.layer);
       box.setAttribute("role", "dialog");
       box.setAttribute("aria-modal", "true");
       box.setAttribute("aria-label", "Question");
-      const live = el("p", "fl-quiz-live", box);
-      live.setAttribute("aria-live", "polite");
       const title = el("p", "fl-quiz-q", box);
       title.id = `fl-quiz-${String(q.id).replace(/\W/g, "_")}`;
       box.setAttribute("aria-labelledby", title.id);
@@ -60,11 +58,8 @@ export const quiz: Feature = {
         skip.type = "button";
         skip.onclick = () => close();
       }
-      // Filled after the dialog is in the page, so screen readers announce it.
-      setTimeout(() => {
-        title.textContent = q.question;
-        live.textContent = q.question;
-      }, 50);
+      title.textContent = q.question;
+      player.announce(q.question);
     };
     return onReach(
       player,

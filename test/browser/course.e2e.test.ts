@@ -200,7 +200,7 @@ describe("quizzes and notes", () => {
     expect(await p.locator(".fl-notes li").allTextContents()).toEqual(["0:01What you will learnOpen".replace("Open", ""), "0:05The team planOpen"]);
     await p.click(".fl-big");
     await p.waitForSelector(".fl-quiz[role=dialog]", { timeout: 15_000 });
-    await until(async () => (await p.locator(".fl-quiz [aria-live=polite]").textContent()) === "Which plan fits a team?", 2_000);
+    await until(async () => (await p.locator(".fl-sr[aria-live=polite]").textContent()) === "Which plan fits a team?", 2_000); // announced
     // Paused at the question, which cannot be skipped; a play asked meanwhile is undone.
     const askedAt = await videoTime(p);
     expect(askedAt).toBeGreaterThanOrEqual(1.4);

@@ -96,6 +96,8 @@ export interface Fields {
   text(key: string, label: string, opts?: { type?: "text" | "url"; hint?: string; empty?: string | null }): JSX.Element;
   num(key: string, label: string, opts?: { min?: number; step?: string; empty?: null }): JSX.Element;
   choice(key: string, label: string, options: [value: string, label: string][]): JSX.Element;
+  /** A list of numbers typed comma-separated ("0.5, 1, 2"). */
+  numbers(key: string, label: string, hint?: string): JSX.Element;
   /**
    * The entries of the list at `key`, each edited by `row` with helpers bound to
    * the entry; `blank` is a new entry (or makes one from the count so far), `of`
@@ -121,6 +123,24 @@ function bind(prefix: string, value: Group, set: (key: string, v: unknown) => vo
       <Num {...at(key)} label={label} min={opts.min} step={opts.step} onValue={(v) => set(key, v ?? opts.empty)} />
     ),
     choice: (key: string, label: string, options: [string, string][]) => <Choice {...at(key)} label={label} options={options} onValue={(v) => set(key, v)} />,
+    numbers: (key, label, hint) => (
+      <Text
+        {...at(key)}
+        label={label}
+        hint={hint}
+        value={Array.isArray(value[key]) ? value[key].join(", ") : ""}
+        onValue={(v) =>
+          set(
+            key,
+            (v ?? "")
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+              .map(Number),
+          )
+        }
+      />
+    ),
     list: (key, noun, blank, row, of) => (
       <List path={`${prefix}.${key}`} items={value[key] ?? []} onItems={(items) => set(key, items)} err={err} noun={noun} blank={blank} row={row} of={of} />
     ),

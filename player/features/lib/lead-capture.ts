@@ -154,11 +154,12 @@ export function leadCapture(player: PlayerApi): LeadCapture {
         ".fl-lead{position:absolute;inset:0;z-index:3;display:flex;flex-direction:column;justify-content:center;gap:8px;padding:16px 20%;background:#000d;color:#fff;overflow:auto}" +
           ".fl-lead p{margin:0}.fl-lead-title{font-size:18px;font-weight:700}.fl-lead label{display:flex;flex-direction:column;gap:2px;font-size:13px}" +
           ".fl-lead input{font:15px var(--fl-font);padding:8px;border-radius:4px;border:2px solid transparent}.fl-lead input[aria-invalid=true]{border-color:#f87171}" +
-          ".fl-lead small{color:#fca5a5;min-height:1em}.fl-lead button{border:0;border-radius:4px;padding:10px;font:700 15px var(--fl-font);background:var(--fl-main);color:var(--fl-text);cursor:pointer}" +
+          ".fl-lead small{color:#fca5a5;min-height:1em}.fl-lead button{border:0;border-radius:4px;padding:10px;font:700 15px var(--fl-font);background:var(--fl-main);color:var(--fl-on-main);cursor:pointer}" +
           ".fl-lead .fl-ghost{background:none;color:#fff;font-weight:400;text-decoration:underline}@media(max-width:480px){.fl-lead{padding:12px}}",
       );
       const form = el("form", "fl-lead", player.layer);
       form.noValidate = true;
+      player.announce(a.title || "Enter your email to keep watching");
       form.setAttribute("role", "dialog");
       form.setAttribute("aria-label", a.title || "Enter your email");
       el("p", "fl-lead-title", form, a.title);
