@@ -95,6 +95,9 @@ interface MessageQueue {
 /** Extended-protocol messages after which the same connection must continue: Parse, Bind, Describe, Execute, Close, Flush. */
 const CONTINUED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(0)));
 
+/** Messages whose answers wait for the rest of their exchange (Parse, Bind, Describe, Execute, Close): the client reads them after its Sync or Flush. */
+const HELD = new Set(["P", "B", "D", "E", "C"].map((c) => c.charCodeAt(0)));
+
 /** A wire message: type byte, then its length (itself included) and body. */
 function wireMessage(type: string, body: string): Uint8Array {
   const bytes = new TextEncoder().encode(body);
@@ -141,6 +144,29 @@ function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite, isBroken: 
     tail = next.catch(() => {});
     return next;
   };
+  /**
+   * The answers to the messages of one exchange go out in one socket write, at the
+   * message the client waits on (Sync, Flush, a simple Query, ...), not one write per
+   * message: the client reads one packet per statement instead of three or four.
+   */
+  const held = new Map<number, Uint8Array[]>();
+  const answerOnce = (handlerId: number, type: number, onData: (data: Uint8Array) => void) => {
+    if (HELD.has(type)) {
+      return (data: Uint8Array) => {
+        if (data.length === 0) return;
+        const list = held.get(handlerId) ?? [];
+        list.push(data.slice()); // PGlite may reuse the memory it hands out
+        held.set(handlerId, list);
+      };
+    }
+    return (data: Uint8Array) => {
+      const before = held.get(handlerId);
+      if (before) {
+        held.delete(handlerId);
+        onData(Buffer.concat([...before, data]));
+      } else onData(data);
+    };
+  };
   const release = () => {
     owner = null;
     for (const wake of waiting.splice(0)) wake();
@@ -152,7 +178,13 @@ function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite, isBroken: 
     owner = handlerId;
     inFlight.set(handlerId, (inFlight.get(handlerId) ?? 0) + 1);
     try {
-      await run(message, onData);
+      await run(message, answerOnce(handlerId, message[0]!, onData));
+      // A Flush answers nothing itself: what it asks for goes out now.
+      const before = HELD.has(message[0]!) ? undefined : held.get(handlerId);
+      if (before) {
+        held.delete(handlerId);
+        onData(Buffer.concat(before));
+      }
       return 0;
     } finally {
       const left = (inFlight.get(handlerId) ?? 1) - 1;
@@ -164,6 +196,7 @@ function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite, isBroken: 
   };
   queue.clearQueueForHandler = (handlerId) => {
     dropped.add(handlerId);
+    held.delete(handlerId);
     // Its messages still waiting for the session wake up and are refused.
     if (owner !== handlerId) for (const wake of waiting.splice(0)) wake();
   };

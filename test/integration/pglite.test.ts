@@ -145,3 +145,88 @@ test("a value the engine cannot take without overflowing its stack fails alone: 
   expect(answers).toEqual(stored);
   expect([...(await sql<{ n: number }[]>`SELECT n FROM counters WHERE id = 5000`)]).toEqual([{ n: 42 }]);
 }, 60_000);
+
+/** A raw wire-protocol client: what arrives on the socket, read by read. */
+async function rawConnection(url: string) {
+  const { hostname, port } = new URL(url);
+  const { connect } = await import("node:net");
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const reads: Buffer[] = [];
+  let wake: (() => void) | undefined;
+  socket.on("data", (data: Buffer) => {
+    reads.push(data);
+    wake?.();
+  });
+  const message = (type: string, ...parts: (string | number[])[]) => {
+    const body = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(`${p}\0`) : Buffer.from(p))));
+    const head = Buffer.alloc(5);
+    head.write(type, 0);
+    head.writeInt32BE(4 + body.length, 1);
+    return Buffer.concat([head, body]);
+  };
+  /** The reads that arrive until one ends with a message of this type. */
+  const until = async (type: string): Promise<Buffer[]> => {
+    const got: Buffer[] = [];
+    for (;;) {
+      while (reads.length) {
+        const read = reads.shift()!;
+        got.push(read);
+        if (lastType(Buffer.concat(got)) === type) return got;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  const startup = Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 3, 0, 0]), Buffer.from("user\0postgres\0database\0postgres\0\0")]);
+  startup.writeInt32BE(startup.length, 0);
+  socket.write(startup);
+  await until("Z");
+  return { socket, message, until };
+}
+
+/** The type of the last whole message in a run of backend messages. */
+function lastType(bytes: Buffer): string | undefined {
+  let at = 0;
+  let last: string | undefined;
+  while (at + 5 <= bytes.length) {
+    const end = at + 1 + bytes.readInt32BE(at + 1);
+    if (end > bytes.length) return undefined;
+    last = String.fromCharCode(bytes[at]!);
+    at = end;
+  }
+  return at === bytes.length ? last : undefined;
+}
+
+/** The types of the backend messages in these bytes, in order. */
+function types(bytes: Buffer): string {
+  let out = "";
+  for (let at = 0; at + 5 <= bytes.length; at += 1 + bytes.readInt32BE(at + 1)) out += String.fromCharCode(bytes[at]!);
+  return out;
+}
+
+test("an extended-protocol exchange is answered in one write; a Flush gets its answers without a Sync", async () => {
+  const { socket, message, until } = await rawConnection(pg.url);
+  try {
+    // Parse, Bind, Describe (portal), Execute, Sync: ParseComplete, BindComplete, RowDescription, DataRow, CommandComplete, ReadyForQuery.
+    const zero = [0, 0];
+    const bind = message("B", "", "", [0, 0, 0, 0, 0, 0]);
+    socket.write(Buffer.concat([message("P", "", "SELECT 41 + 1 AS n", zero), bind, message("D", "P", []), message("E", "", [0, 0, 0, 0]), message("S")]));
+    const answer = await until("Z");
+    expect(types(Buffer.concat(answer))).toBe("12TDCZ");
+    expect(answer).toHaveLength(1);
+
+    // A statement that fails: the error and ReadyForQuery, together.
+    socket.write(Buffer.concat([message("P", "", "SELECT * FROM no_such_table", zero), bind, message("E", "", [0, 0, 0, 0]), message("S")]));
+    const failed = await until("Z");
+    expect(types(Buffer.concat(failed))).toBe("EZ");
+    expect(failed).toHaveLength(1);
+
+    // Parse then Flush: ParseComplete arrives though no Sync was sent.
+    socket.write(Buffer.concat([message("P", "", "SELECT 1", zero), message("H")]));
+    expect(types(Buffer.concat(await until("1")))).toBe("1");
+    socket.write(message("S"));
+    expect(types(Buffer.concat(await until("Z")))).toBe("Z");
+  } finally {
+    socket.destroy();
+  }
+}, 30_000);

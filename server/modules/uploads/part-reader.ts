@@ -1,11 +1,11 @@
 /**
  * Reads one chunk's request body for the blob store.
  *
- * - Network reads are small (16 to 64 KiB); joining them into pieces of up to
- *   256 KiB gives one disk write per piece, and the disk writes one piece while
- *   the next arrives (a 1 MiB chunk is four writes, not one at its end). A read
- *   that is a piece on its own is passed on without a copy. Memory stays bounded
- *   by the pieces in flight (the S3 store adds one part).
+ * - Network reads (16 to 256 KiB) are passed on as they arrive, never copied:
+ *   the fs store gathers them into one vectored write per 256 KiB (a 1 MiB
+ *   chunk is about four writes, the disk writing one while the next arrives),
+ *   the S3 store copies them into its part. Memory stays bounded by the reads
+ *   in flight (the S3 store adds one part).
  * - At most `limit` bytes are taken (the rest of the declared size): a body that
  *   runs past it errors the stream, so the store keeps nothing (SIZE_EXCEEDED).
  * - A body that breaks off (a dropped connection) ends the stream cleanly: every
@@ -13,8 +13,6 @@
  *   or HEAD reports, as tus servers do.
  * - `stop` (a lost lease) errors the stream: another request may be writing.
  */
-
-export const PIECE = 256 * 1024;
 
 /** The body ran past the bytes left in the upload. */
 export class PastLimit extends Error {
@@ -31,7 +29,6 @@ export class PartReader {
   broken: unknown;
   readonly stream: ReadableStream<Uint8Array>;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private pending: Uint8Array | undefined;
   private ended = false;
 
   constructor(
@@ -54,24 +51,15 @@ export class PartReader {
   }
 
   private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    const reads: Uint8Array[] = [];
-    let filled = 0;
+    let read: Uint8Array | undefined;
     try {
-      while (filled < PIECE) {
-        const chunk = this.pending ?? (await this.read());
-        if (!chunk) break;
-        const take = Math.min(PIECE - filled, chunk.byteLength);
-        this.pending = take < chunk.byteLength ? chunk.subarray(take) : undefined;
-        reads.push(take < chunk.byteLength ? chunk.subarray(0, take) : chunk);
-        filled += take;
-      }
+      read = await this.read();
     } catch (error) {
       controller.error(error);
       return;
     }
-    // One read goes through as it is; several are joined into one piece of exactly their size.
-    if (filled > 0) controller.enqueue(reads.length === 1 ? reads[0]! : Buffer.concat(reads, filled));
-    if (filled < PIECE) controller.close();
+    if (read) controller.enqueue(read);
+    else controller.close();
   }
 
   /** The next read of the body; undefined at its end, also when it broke off. */

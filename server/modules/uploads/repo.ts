@@ -74,10 +74,11 @@ export async function releaseLease(sql: Db, id: string, token: string): Promise<
  */
 export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState, keepSeconds = 0): Promise<boolean> {
   const lease = keepSeconds > 0 ? sql`locked_until = now() + make_interval(secs => ${keepSeconds})` : sql`lock_token = NULL, locked_until = NULL`;
-  const rows = await sql`
+  // No RETURNING: the count of rows updated says whether the lease was still ours, in one answer packet less per chunk.
+  const result = await sql`
     UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
-    WHERE id = ${id} AND lock_token = ${token} RETURNING id`;
-  return rows.length > 0;
+    WHERE id = ${id} AND lock_token = ${token}`;
+  return result.count > 0;
 }
 
 export async function setState(sql: Db, id: string, state: UploadSessionRow["state"]): Promise<void> {

@@ -181,28 +181,42 @@ async function writeBody(path: string, body: BlobBody): Promise<number> {
 /**
  * Writes the stream at `offset`, awaiting each write so a slow disk slows the
  * reader. Stops and reports `written > limit` as soon as the limit is crossed.
+ * Reads are gathered, without a copy, into one vectored write per WRITE_SIZE bytes.
  */
 async function writeStreamAt(fh: FileHandle, stream: ReadableStream<Uint8Array>, offset: number, limit: number): Promise<{ written: number }> {
   const reader = stream.getReader();
   let written = 0;
-  // Up to WRITES_IN_FLIGHT positioned writes run while the next pieces are read:
+  // Up to WRITES_IN_FLIGHT positioned writes run while the next reads arrive:
   // the network and the disk work at the same time, and memory stays bounded.
   const writing = new Set<Promise<void>>();
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  const flush = async () => {
+    if (gatheredBytes === 0) return;
+    if (writing.size >= WRITES_IN_FLIGHT) await Promise.race(writing);
+    const write = writeAllv(fh, gathered, gatheredBytes, offset + written).finally(() => writing.delete(write));
+    write.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+    writing.add(write);
+    written += gatheredBytes;
+    gathered = [];
+    gatheredBytes = 0;
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (written + value.byteLength > limit) {
+      if (written + gatheredBytes + value.byteLength > limit) {
         await reader.cancel();
+        await flush();
         await Promise.all(writing);
         return { written: written + value.byteLength };
       }
-      if (writing.size >= WRITES_IN_FLIGHT) await Promise.race(writing);
-      const write = writeAll(fh, value, offset + written).finally(() => writing.delete(write));
-      write.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-      writing.add(write);
-      written += value.byteLength;
+      if (value.byteLength === 0) continue;
+      gathered.push(value);
+      gatheredBytes += value.byteLength;
+      if (gatheredBytes >= WRITE_SIZE) await flush();
     }
+    await flush();
     await Promise.all(writing);
     return { written };
   } finally {
@@ -212,6 +226,7 @@ async function writeStreamAt(fh: FileHandle, stream: ReadableStream<Uint8Array>,
 }
 
 const WRITES_IN_FLIGHT = 4;
+const WRITE_SIZE = 256 * 1024;
 
 async function writeAll(fh: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
   let done = 0;
@@ -219,6 +234,13 @@ async function writeAll(fh: FileHandle, bytes: Uint8Array, position: number): Pr
     const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done, position + done);
     done += bytesWritten;
   }
+}
+
+/** Writes `buffers` (`total` bytes) at `position`: one vectored write, the rest (if the kernel took less) one by one. */
+async function writeAllv(fh: FileHandle, buffers: Uint8Array[], total: number, position: number): Promise<void> {
+  if (buffers.length === 1) return writeAll(fh, buffers[0]!, position);
+  const { bytesWritten } = await fh.writev(buffers, position);
+  if (bytesWritten < total) await writeAll(fh, Buffer.concat(buffers, total).subarray(bytesWritten), position + bytesWritten);
 }
 
 async function headBlob(path: string, key: string): Promise<BlobInfo | undefined> {
