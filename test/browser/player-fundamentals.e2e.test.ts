@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { PlayerConfig } from "../../player/types.ts";
 import { axeProblems } from "../helpers/axe.ts";
-import { buildCore, buildEntry, embedHtml, flagsFor, launchBrowser, makeHlsStream, page, serve, tempDir, until, type LocalServer } from "../helpers/browser.ts";
+import { buildCore, launchBrowser, makeHlsStream, serve, tempDir, until, type LocalServer, testVideo, publishEntry } from "../helpers/browser.ts";
 
 const MAIN = "3c0ffee0-7f0e-4c55-9d7b-aaaaaaaaaaaa";
 const TURN = "3c0ffee0-7f0e-4c55-9d7b-bbbbbbbbbbbb";
@@ -26,17 +26,11 @@ let coreUrl: string;
 function config(code: string, settings: PlayerConfig["settings"] = {}, video: Partial<PlayerConfig["video"]> = {}): PlayerConfig {
   const media = `${server.url}/media/`;
   return {
-    video: {
-      id: 1,
-      code,
+    video: testVideo(code, media, {
       title: "Fundamentals",
-      workspace_code: "ws_test",
-      default_orientation: "landscape",
-      plain_mode: false,
       landscape: { hls: media + "master.m3u8", poster: media + "land/poster.jpg", w: 640, h: 360 },
-      portrait: null,
       ...video,
-    },
+    }),
     settings: {
       playback_options: { hls_engine: "hlsjs" },
       continue_watching_options: { enabled: false },
@@ -48,11 +42,7 @@ function config(code: string, settings: PlayerConfig["settings"] = {}, video: Pa
   };
 }
 
-async function publish(cfg: PlayerConfig): Promise<string> {
-  server.route(`/cdn/p/${cfg.video.code}.js`, await buildEntry(cfg, coreUrl, flagsFor(cfg)), "text/javascript");
-  server.route(`/${cfg.video.code}.html`, page(embedHtml(cfg.video.code, `${server.url}/cdn/p/${cfg.video.code}.js`)));
-  return `${server.url}/${cfg.video.code}.html`;
-}
+const publish = (cfg: PlayerConfig) => publishEntry(server, cfg, coreUrl);
 
 const time = (p: Page) => p.evaluate(() => document.querySelector("video")!.currentTime);
 

@@ -12,9 +12,6 @@ import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import {
   buildCore,
-  buildEntry,
-  embedHtml,
-  flagsFor,
   launchBrowser,
   makeHlsStream,
   page,
@@ -23,6 +20,8 @@ import {
   until,
   type LocalServer,
   playedPast,
+  testVideo,
+  publishEntry,
 } from "../helpers/browser.ts";
 
 let dir: string;
@@ -42,16 +41,7 @@ beforeAll(async () => {
   browser = b;
   server = serve({ "/media/": join(dir, "media"), "/cdn/p/": join(dir, "p") }, { forward: (req) => t.app.handle(req) });
   const cfg: PlayerConfig = {
-    video: {
-      id: video.id,
-      code: video.code,
-      title: "Autoplay VSL",
-      workspace_code: w.code,
-      default_orientation: "landscape",
-      plain_mode: false,
-      landscape: { hls: `${server.url}/media/index.m3u8`, poster: `${server.url}/media/poster.jpg`, w: 640, h: 360 },
-      portrait: null,
-    },
+    video: { ...testVideo(video.code, `${server.url}/media/`), id: video.id, title: "Autoplay VSL", workspace_code: w.code },
     settings: {
       autoplay_options: { enabled: true, muted: true, unmute_prompt: true, unmute_prompt_text: "Tap for sound" },
       playback_options: { hls_engine: "hlsjs" },
@@ -60,8 +50,7 @@ beforeAll(async () => {
     playlist: null,
     events_url: server.url,
   };
-  server.route(`/cdn/p/${video.code}.js`, await buildEntry(cfg, `${server.url}/cdn/p/${build.core}`, flagsFor(cfg)), "text/javascript");
-  server.route("/offer.html", page(embedHtml(video.code, `${server.url}/cdn/p/${video.code}.js`)));
+  await publishEntry(server, cfg, `${server.url}/cdn/p/${build.core}`, "offer");
 }, 60_000);
 
 afterAll(async () => {

@@ -83,6 +83,29 @@ export function page(body: string, head = ""): string {
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">${head}<style>body{margin:0;padding:16px;background:#eee;font-family:sans-serif}.wrap{max-width:720px;margin:0 auto}</style></head><body><div class="wrap">${body}</div></body></html>`;
 }
 
+/** A video of a test's player config: a landscape stream under `media` (index.m3u8 and poster.jpg unless `over` says). */
+export function testVideo(code: string, media: string, over: Partial<PlayerConfig["video"]> = {}): PlayerConfig["video"] {
+  const landscape = { hls: `${media}index.m3u8`, poster: `${media}poster.jpg`, w: 640, h: 360 };
+  return {
+    id: 1,
+    code,
+    title: "Test video",
+    workspace_code: "ws_test",
+    default_orientation: "landscape",
+    plain_mode: false,
+    landscape,
+    portrait: null,
+    ...over,
+  };
+}
+
+/** Builds a video's entry, serves it at /cdn/p/<code>.js and a page embedding it at /<name>.html; answers the page's URL. */
+export async function publishEntry(server: LocalServer, cfg: PlayerConfig, coreUrl: string, name = cfg.video.code, plain = false): Promise<string> {
+  server.route(`/cdn/p/${cfg.video.code}.js`, await buildEntry(cfg, coreUrl, flagsFor(cfg)), "text/javascript");
+  server.route(`/${name}.html`, page(embedHtml(cfg.video.code, `${server.url}/cdn/p/${cfg.video.code}.js`, plain)));
+  return `${server.url}/${name}.html`;
+}
+
 export interface LocalServer {
   url: string;
   collects: CollectBatch[];
