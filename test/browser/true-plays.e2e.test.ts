@@ -10,19 +10,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import {
-  buildCore,
-  launchBrowser,
-  makeHlsStream,
-  page,
-  serve,
-  tempDir,
-  until,
-  type LocalServer,
-  playedPast,
-  testVideo,
-  publishEntry,
-} from "../helpers/browser.ts";
+import { buildCore, launchBrowser, makeHlsStream, serve, tempDir, until, type LocalServer, playedPast, testVideo, publishEntry } from "../helpers/browser.ts";
 
 let dir: string;
 let browser: Browser;
