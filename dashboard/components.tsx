@@ -188,6 +188,27 @@ export function TableHead({ text, numeric = [] }: { text: ComponentChildren[]; n
   );
 }
 
+/** A cell with a button acting on its row; `name` tells screen readers which row. */
+export function ActionCell(props: { label: string; name: string; onClick(): void; danger?: boolean }) {
+  return (
+    <td>
+      <button type="button" class={props.danger ? "danger" : "secondary"} onClick={props.onClick} aria-label={props.name}>
+        {props.label}
+      </button>
+    </td>
+  );
+}
+
+/** A cell with a bar of `value` against `max` (at least a sliver), and `shown` written beside it. */
+export function BarCell({ value, max, shown }: { value: number; max: number; shown: ComponentChildren }) {
+  return (
+    <td>
+      <span class="bar" style={{ width: `${Math.max(2, (value / max) * 100)}%` }} aria-hidden="true" />
+      <span class="bar-num">{shown}</span>
+    </td>
+  );
+}
+
 /** Focuses the page heading after navigation, so screen readers announce the new page. */
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);

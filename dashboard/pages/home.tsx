@@ -1,7 +1,7 @@
 /** Home: every video of the workspace ranked by what pays (GET /analytics/overview). */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select, BarCell } from "../components.tsx";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -89,10 +89,7 @@ export function Home() {
                       <td>
                         <Link href={`/videos/${r.video_id}/analytics`}>{r.title}</Link>
                       </td>
-                      <td>
-                        <span class="bar" style={{ width: `${Math.max(2, (rankValue(r) / max) * 100)}%` }} aria-hidden="true" />
-                        <span class="bar-num">{shown}</span>
-                      </td>
+                      <BarCell value={rankValue(r)} max={max} shown={shown} />
                       <td class="num">{num(r.impressions)}</td>
                       <td class="num">{pct(r.play_rate)}</td>
                       <td class="num">{pct(r.conversion_rate, 2)}</td>

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select, ActionCell, BarCell } from "../components.tsx";
 import { DIMENSIONS, money, num, pct, type SellerMetrics, seconds } from "../seller-format.ts";
 
 interface Range {
@@ -168,10 +168,7 @@ export function Breakdown({ id, from, to, n }: Range) {
               {rows.data.map((r) => (
                 <tr key={`${r.other}:${r.value}`} data-breakdown-value={label(r)}>
                   <td>{label(r)}</td>
-                  <td>
-                    <span class="bar" style={{ width: `${Math.max(2, (r.impressions / max) * 100)}%` }} aria-hidden="true" />
-                    <span class="bar-num">{r.impressions}</span>
-                  </td>
+                  <BarCell value={r.impressions} max={max} shown={r.impressions} />
                   <td class="num">{pct(r.play_rate)}</td>
                   <td class="num">{pct(r.conversion_rate, 2)}</td>
                   <td class="num">{r.orders}</td>
@@ -275,11 +272,7 @@ export function AdSpend({ id, from, to, onChange }: { id: number; from: string; 
                   <td>{row.date}</td>
                   <td>{row.source}</td>
                   <td class="num">{money(row.amount, row.currency)}</td>
-                  <td>
-                    <button type="button" class="secondary" onClick={() => remove(row)} aria-label={`Delete ${row.source} on ${row.date}`}>
-                      Delete
-                    </button>
-                  </td>
+                  <ActionCell label="Delete" name={`Delete ${row.source} on ${row.date}`} onClick={() => remove(row)} />
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 /** Settings: API tokens (SPEC.md "Authentication" 3), custom metrics and integrations. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
-import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell } from "../components.tsx";
 import * as session from "../session.ts";
 // The scope table is plain data shared with the server, so the two never drift apart.
 import { Scopes } from "../../server/http/scopes.ts";
@@ -154,11 +154,7 @@ function Tokens({ ws }: { ws: number }) {
                     </td>
                     <td>{t.expires_at ? formatDate(t.expires_at) : "Never"}</td>
                     <td>{formatDate(t.created_at)}</td>
-                    <td>
-                      <button type="button" class="danger" onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
-                        Revoke
-                      </button>
-                    </td>
+                    <ActionCell label="Revoke" name={`Revoke ${t.name}`} onClick={() => revoke(t)} danger />
                   </tr>
                 ))}
               </tbody>

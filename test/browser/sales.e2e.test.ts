@@ -74,6 +74,13 @@ const isShown = (p: Page, selector: string) =>
     return !!e && !e.hidden && getComputedStyle(e).display !== "none";
   }, selector);
 
+/** Clicks a link that opens a new tab (an offer), and closes that tab. */
+async function clickOpensTab(p: Page, selector: string): Promise<void> {
+  const tab = p.context().waitForEvent("page");
+  await p.click(selector);
+  await (await tab).close();
+}
+
 /** Another device: a new browser context on `url`, the big play button clicked; its page and the errors it throws. */
 async function newViewer(url: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext();
@@ -313,12 +320,7 @@ describe("the sales player after a deploy", () => {
     // The end screen: text, a button to the offer (a CTA click) and a replay.
     await p.waitForSelector(".fl-end", { timeout: 15_000 });
     expect(await p.locator(".fl-end p").textContent()).toBe("Thanks for watching");
-    const tab = p
-      .context()
-      .waitForEvent("page")
-      .then((t) => t.close());
-    await p.click(".fl-end-cta");
-    await tab;
+    await clickOpensTab(p, ".fl-end-cta");
     expect((await heard(p, "cta_click"))[0]).toMatchObject({ source: "end_screen", url: "https://example.com/course" });
     await p.click(".fl-replay");
     await p.waitForFunction(() => !document.querySelector("video")!.paused, null, { timeout: 10_000 });
@@ -423,12 +425,7 @@ describe("the sales player after a deploy", () => {
     await p.evaluate(() => document.dispatchEvent(new MouseEvent("mouseout", { clientX: 500, clientY: -1, relatedTarget: null, bubbles: true })));
     await p.waitForSelector(".fl-exit", { timeout: 5_000 });
     expect(await p.locator(".fl-exit p").textContent()).toBe("Wait! Take 20% off");
-    const tab = p
-      .context()
-      .waitForEvent("page")
-      .then((t) => t.close());
-    await p.click(".fl-exit a");
-    await tab;
+    await clickOpensTab(p, ".fl-exit a");
     expect((await heard(p, "cta_click")).map((c: any) => c.source)).toContain("exit_intent");
     await p.click(".fl-sticky-x");
     expect(await p.locator(".fl-root.fl-sticky").count()).toBe(0);

@@ -6,11 +6,7 @@ export const captionsForm = groupForm("captions_options", "Captions", (f) => (
     {f.check("enabled", "Show captions")}
     <div class="row item">
       {f.text("default_language", "Language shown first (e.g. en)")}
-      {f.choice("font_size", "Caption size", [
-        ["medium", "Medium"],
-        ["small", "Small"],
-        ["large", "Large"],
-      ])}
+      {f.choice("font_size", "Caption size", { medium: "Medium", small: "Small", large: "Large" })}
     </div>
     {f.list("tracks", "track", { src: "", srclang: "" }, (r, _, i) => (
       <div class="row item">

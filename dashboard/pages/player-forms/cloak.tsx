@@ -1,6 +1,4 @@
-import { groupForm } from "./kit.tsx";
+import { operatorForm } from "./kit.tsx";
 
 /** cloak_options: no progress bar, time or seeking ahead. */
-export const cloakForm = groupForm("cloak_options", "Cloak", (f) => f.check("enabled", "Hide the progress bar and time; viewers cannot skip ahead"), {
-  operator: true,
-});
+export const cloakForm = operatorForm("cloak_options", "Cloak", (f) => f.check("enabled", "Hide the progress bar and time; viewers cannot skip ahead"));

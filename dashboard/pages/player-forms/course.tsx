@@ -7,16 +7,13 @@ import { groupForm } from "./kit.tsx";
 export const courseForm = groupForm("playlist_options", "Playlist and course", (f) => (
   <>
     {f.check("enabled", "Play this video as a playlist")}
-    {f.choice("playback_mode", "Mode", [
-      ["linear", "Playlist (free order)"],
-      ["course", "Course (lessons unlock in order)"],
-    ])}
-    {f.choice("lesson_navigation", "Lesson navigation", [
-      ["sidebar", "Lesson list"],
-      ["next-button", "Previous and next buttons"],
-      ["both", "List and buttons"],
-      ["none", "None"],
-    ])}
+    {f.choice("playback_mode", "Mode", { linear: "Playlist (free order)", course: "Course (lessons unlock in order)" })}
+    {f.choice("lesson_navigation", "Lesson navigation", {
+      sidebar: "Lesson list",
+      "next-button": "Previous and next buttons",
+      both: "List and buttons",
+      none: "None",
+    })}
     {f.check("auto_advance", "Play the next lesson at the end")}
     {f.list("items", "lesson", { video_code: "", title: null, lesson_label: null }, (r, _, i) => (
       <>

@@ -4,12 +4,12 @@ import { groupForm } from "./kit.tsx";
 export const endScreenForm = groupForm("end_screen_options", "End screen", (f, p) => (
   <>
     {f.check("enabled", "Show an end screen")}
-    {f.choice("mode", "At the end", [
-      ["last_frame", "Keep the last frame"],
-      ["poster", "The poster and a replay button"],
-      ["replay", "A replay button"],
-      ["text", "Text with a button to a URL"],
-    ])}
+    {f.choice("mode", "At the end", {
+      last_frame: "Keep the last frame",
+      poster: "The poster and a replay button",
+      replay: "A replay button",
+      text: "Text with a button to a URL",
+    })}
     {p.value.mode === "text" && (
       <>
         {f.text("text", "Text")}

@@ -95,7 +95,8 @@ export interface Fields {
   check(key: string, label: string, opts?: { on?: boolean }): JSX.Element;
   text(key: string, label: string, opts?: { type?: "text" | "url"; hint?: string; empty?: string | null }): JSX.Element;
   num(key: string, label: string, opts?: { min?: number; step?: string; empty?: null }): JSX.Element;
-  choice(key: string, label: string, options: [value: string, label: string][]): JSX.Element;
+  /** A select; `options` maps each value to its label, in order. */
+  choice(key: string, label: string, options: Record<string, string>): JSX.Element;
   /** A list of numbers typed comma-separated ("0.5, 1, 2"). */
   numbers(key: string, label: string, hint?: string): JSX.Element;
   /**
@@ -122,7 +123,7 @@ function bind(prefix: string, value: Group, set: (key: string, v: unknown) => vo
     num: (key: string, label: string, opts: { min?: number; step?: string; empty?: null } = {}) => (
       <Num {...at(key)} label={label} min={opts.min} step={opts.step} onValue={(v) => set(key, v ?? opts.empty)} />
     ),
-    choice: (key: string, label: string, options: [string, string][]) => <Choice {...at(key)} label={label} options={options} onValue={(v) => set(key, v)} />,
+    choice: (key, label, options) => <Choice {...at(key)} label={label} options={Object.entries(options)} onValue={(v) => set(key, v)} />,
     numbers: (key, label, hint) => (
       <Text
         {...at(key)}
@@ -150,10 +151,15 @@ function bind(prefix: string, value: Group, set: (key: string, v: unknown) => vo
 /** Field helpers bound to one group: `f.text("title", "Title")`. */
 export const fields = (group: string, p: GroupFormProps) => bind(group, p.value, p.set, p.err);
 
+type FormBody = (f: Fields, p: GroupFormProps) => JSX.Element;
+
 /** Declares a group's form: its body gets the field helpers bound to the group (and the raw props). */
-export function groupForm(group: string, legend: string, body: (f: Fields, p: GroupFormProps) => JSX.Element, opts: { operator?: boolean } = {}): GroupForm {
-  return { group, legend, ...opts, Form: (p) => body(fields(group, p), p) };
+export function groupForm(group: string, legend: string, body: FormBody): GroupForm {
+  return { group, legend, Form: (p) => body(fields(group, p), p) };
 }
+
+/** The form of a group only the operator API sets (SPEC.md "Video settings" rule 3): the dashboard saves through it. */
+export const operatorForm = (group: string, legend: string, body: FormBody): GroupForm => ({ ...groupForm(group, legend, body), operator: true });
 
 /**
  * A list of entries (`events`, `actions`): rows are added with `blank` and

@@ -1,4 +1,4 @@
-import { Choices, groupForm } from "./kit.tsx";
+import { Choices, operatorForm } from "./kit.tsx";
 
 const NETWORKS: [string, string][] = [
   ["facebook", "Facebook"],
@@ -12,21 +12,16 @@ const NETWORKS: [string, string][] = [
 ];
 
 /** share_options: share links for the page, one per network. */
-export const shareForm = groupForm(
-  "share_options",
-  "Share buttons",
-  (f, p) => (
-    <>
-      {f.check("enabled", "Show share buttons")}
-      <Choices
-        path="share_options.networks"
-        legend="Networks"
-        options={NETWORKS}
-        chosen={p.value.networks ?? []}
-        onValue={(v) => p.set("networks", v)}
-        err={p.err("share_options.networks")}
-      />
-    </>
-  ),
-  { operator: true },
-);
+export const shareForm = operatorForm("share_options", "Share buttons", (f, p) => (
+  <>
+    {f.check("enabled", "Show share buttons")}
+    <Choices
+      path="share_options.networks"
+      legend="Networks"
+      options={NETWORKS}
+      chosen={p.value.networks ?? []}
+      onValue={(v) => p.set("networks", v)}
+      err={p.err("share_options.networks")}
+    />
+  </>
+));

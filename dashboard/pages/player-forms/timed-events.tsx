@@ -6,10 +6,7 @@ export const timedEventsForm = groupForm("timed_events_options", "Timed reveals 
     <>
       <div class="row item">
         {r.num("time_s", `Reveal ${i + 1} at (s)`)}
-        {r.choice("action", "Action", [
-          ["show", "Show"],
-          ["hide", "Hide"],
-        ])}
+        {r.choice("action", "Action", { show: "Show", hide: "Hide" })}
       </div>
       {r.text("selector", "CSS selector of the page elements", { hint: "e.g. #buy-button or .offer; empty: only the page API hears it" })}
       <div class="row item">
