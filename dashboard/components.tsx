@@ -168,8 +168,8 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
   return { ...state, reload };
 }
 
-/** A table's header row: the text columns first, then the numeric ones (right-aligned). */
-export function TableHead({ text, numeric = [] }: { text: ComponentChildren[]; numeric?: ComponentChildren[] }) {
+/** A table's header row: the text columns first, then the numeric ones (right-aligned), then a column of row actions. */
+export function TableHead({ text, numeric = [], actions }: { text: ComponentChildren[]; numeric?: ComponentChildren[]; actions?: boolean }) {
   return (
     <thead>
       <tr>
@@ -183,6 +183,11 @@ export function TableHead({ text, numeric = [] }: { text: ComponentChildren[]; n
             {h}
           </th>
         ))}
+        {actions && (
+          <th scope="col">
+            <span class="sr-only">Actions</span>
+          </th>
+        )}
       </tr>
     </thead>
   );

@@ -24,14 +24,11 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
-const NAV = [
-  { href: "/home", label: "Home" },
-  { href: "/videos", label: "Videos" },
-  { href: "/analytics", label: "Analytics" },
-  { href: "/split-tests", label: "Split tests" },
-  { href: "/webhooks", label: "Webhooks" },
-  { href: "/settings/tokens", label: "Settings" },
-];
+/** The main navigation: each section at its own path (Settings opens on its tokens tab). */
+const NAV = ["Home", "Videos", "Analytics", "Split tests", "Webhooks", "Settings"].map((label) => ({
+  label,
+  href: label === "Settings" ? "/settings/tokens" : `/${label.toLowerCase().replace(" ", "-")}`,
+}));
 
 function Shell({ path, children }: { path: string; children: preact.ComponentChildren }) {
   const ws = session.workspace();

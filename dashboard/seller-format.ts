@@ -5,17 +5,19 @@ import type { GroupMetrics } from "../server/modules/analytics/definitions.ts";
 /** The seller metrics of one video or breakdown value, as the API sends them. */
 export type SellerMetrics = GroupMetrics;
 
-export const DIMENSIONS = [
-  { v: "source", l: "Source" },
-  { v: "utm_source", l: "utm_source" },
-  { v: "utm_medium", l: "utm_medium" },
-  { v: "utm_campaign", l: "utm_campaign" },
-  { v: "referrer_host", l: "Referrer" },
-  { v: "device", l: "Device" },
-  { v: "browser", l: "Browser" },
-  { v: "os", l: "Operating system" },
-  { v: "country", l: "Country" },
-];
+/** What a breakdown groups by (GET /analytics/breakdown `by`), labelled; utm_* keep their names. */
+const DIMENSION_LABELS: Record<string, string> = {
+  source: "Source",
+  referrer_host: "Referrer",
+  device: "Device",
+  browser: "Browser",
+  os: "Operating system",
+  country: "Country",
+};
+export const DIMENSIONS = ["source", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "device", "browser", "os", "country"].map((v) => ({
+  v,
+  l: DIMENSION_LABELS[v] ?? v,
+}));
 
 /** A rate 0..1 as a percentage; "—" when it has no denominator (null). */
 export const pct = (rate: number | null, digits = 1) => (rate === null ? "—" : `${(rate * 100).toFixed(digits)} %`);

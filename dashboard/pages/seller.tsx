@@ -254,18 +254,7 @@ export function AdSpend({ id, from, to, onChange }: { id: number; from: string; 
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table aria-label="Ad spend entries">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Source</th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead text={["Day", "Source"]} numeric={["Amount"]} actions />
             <tbody>
               {list.data.map((row) => (
                 <tr key={row.id}>

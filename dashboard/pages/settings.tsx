@@ -1,7 +1,7 @@
 /** Settings: API tokens (SPEC.md "Authentication" 3), custom metrics and integrations. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
-import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell, TableHead } from "../components.tsx";
 import * as session from "../session.ts";
 // The scope table is plain data shared with the server, so the two never drift apart.
 import { Scopes } from "../../server/http/scopes.ts";
@@ -127,17 +127,7 @@ function Tokens({ ws }: { ws: number }) {
         {list.data && list.data.tokens.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead text={["Name", "Scopes", "Expires", "Created"]} actions />
               <tbody>
                 {list.data.tokens.map((t) => (
                   <tr key={t.id}>
