@@ -13,6 +13,7 @@ import { Preview } from "./video.tsx";
 import { VideoNav } from "./video-nav.tsx";
 import type { GroupForm } from "./player-forms/kit.tsx";
 import { chaptersForm } from "./player-forms/chapters.tsx";
+import { analyticsForm, continueWatchingForm, engagementForm } from "./player-forms/viewer-data.tsx";
 import { ctaCardsForm } from "./player-forms/cta-cards.tsx";
 import { timedEventsForm } from "./player-forms/timed-events.tsx";
 import { headlineForm } from "./player-forms/headline.tsx";
@@ -66,6 +67,9 @@ const GROUP_FORMS: GroupForm[] = [
   quizForm,
   notesForm,
   resumeAnyDeviceForm,
+  continueWatchingForm,
+  analyticsForm,
+  engagementForm,
 ];
 const FORM_GROUPS = ["style_options", "progress_options", "autoplay_options", "controls_options", ...GROUP_FORMS.map((f) => f.group)];
 const CONTROLS = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
