@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { axeProblems } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 
@@ -18,12 +18,7 @@ let videoId: number;
 let splitId: number;
 
 beforeAll(async () => {
-  let app: TestApp["app"] | undefined;
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app!.handle(req) });
-  t = await testApp({ publicUrl: `http://127.0.0.1:${server.port}`, fixturePlayer: true });
-  app = t.app;
-  ws = await t.workspace();
-  wsName = (await t.deps.sql`SELECT name FROM workspaces WHERE id = ${ws.id}`)[0]!.name as string;
+  ({ server, t, ws, wsName } = await appOnAPort());
   const a = await t.createVideo(ws, { title: "Launch letter" });
   const b = await t.createVideo(ws, { title: "Launch story" });
   videoId = a.id;

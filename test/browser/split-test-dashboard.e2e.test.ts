@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { launchBrowser, ROOT } from "../helpers/browser.ts";
 import { collect, inParallel, newViewer, served } from "../helpers/split-viewers.ts";
 
@@ -23,12 +23,7 @@ let wsName: string;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  let app: TestApp["app"] | undefined;
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app!.handle(req) });
-  t = await testApp({ publicUrl: `http://127.0.0.1:${server.port}`, fixturePlayer: true });
-  app = t.app;
-  ws = await t.workspace();
-  wsName = (await t.deps.sql`SELECT name FROM workspaces WHERE id = ${ws.id}`)[0]!.name as string;
+  ({ server, t, ws, wsName } = await appOnAPort());
   await t.createVideo(ws, { title: "Long letter VSL" });
   await t.createVideo(ws, { title: "Short story VSL" });
   browser = await launchBrowser();

@@ -156,3 +156,17 @@ export async function appAndWorkspace(options: TestAppOptions = {}): Promise<{ t
   const t = await testApp(options);
   return { t, ws: await t.workspace() };
 }
+
+/**
+ * The app on a real port (a browser needs one; the player is the fixture build)
+ * with one workspace: for the dashboard's browser tests.
+ */
+export async function appOnAPort(): Promise<{ server: ReturnType<typeof Bun.serve>; t: TestApp; ws: TestWorkspace; wsName: string }> {
+  let app: TestApp["app"] | undefined;
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app!.handle(req) });
+  const t = await testApp({ publicUrl: `http://127.0.0.1:${server.port}`, fixturePlayer: true });
+  app = t.app;
+  const ws = await t.workspace();
+  const wsName = (await t.deps.sql`SELECT name FROM workspaces WHERE id = ${ws.id}`)[0]!.name as string;
+  return { server, t, ws, wsName };
+}
