@@ -8,10 +8,9 @@ type HlsInstance = InstanceType<HlsModule["default"]>;
 const HLS_MIME = "application/vnd.apple.mpegurl";
 
 /**
- * Decides how a stream plays and attaches it on play intent only: the page
- * pays for hls.js (its own chunk) only when the viewer asks to play and the
- * browser cannot play HLS itself. `playback_options.hls_engine` = "hlsjs"
- * forces hls.js where MSE exists (see player/README.md).
+ * Whether a stream needs hls.js: the page pays for hls.js (its own chunk) only
+ * when the browser cannot play HLS itself. `playback_options.hls_engine` =
+ * "hlsjs" forces hls.js where MSE exists (see player/README.md).
  */
 export function needsHlsJs(video: HTMLVideoElement, url: string, engine: string | undefined): boolean {
   if (!/\.m3u8(\?|#|$)/i.test(url)) return false;
