@@ -101,6 +101,8 @@ export interface PlayerSettings {
   quiz_options?: { enabled?: boolean; questions?: QuizQuestionOption[] };
   notes_options?: { enabled?: boolean; notes?: NoteOption[] };
   cross_device_resume_options?: { enabled?: boolean };
+  seo_options?: { title?: string | null; description?: string | null; transcript_enabled?: boolean };
+  transcript_options?: { enabled?: boolean; language?: string | null };
   [group: string]: Record<string, unknown> | undefined;
 }
 
