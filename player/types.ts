@@ -174,6 +174,8 @@ export interface PlayerConfig {
     plain_mode: boolean;
     landscape: Rendition | null;
     portrait: Rendition | null;
+    /** When the video was uploaded (ISO 8601), only with the seo feature (its JSON-LD `uploadDate`). */
+    upload_date?: string;
   };
   settings: PlayerSettings;
   playlist: PlaylistConfig | null;

@@ -23,6 +23,7 @@ export const seo: Feature = {
       name,
       description: opts?.description?.trim() || name,
     };
+    if (v.upload_date) data.uploadDate = v.upload_date;
     if (r?.poster) data.thumbnailUrl = r.poster;
     if (r?.hls) data.embedUrl = data.contentUrl = r.hls;
     const script = document.createElement("script");

@@ -79,6 +79,7 @@ describe("search data and transcript", () => {
     expect(ld.thumbnailUrl).toMatch(/^https?:\/\/.+/);
     expect(ld.embedUrl).toMatch(/\.m3u8(\?|$)/);
     expect(ld.contentUrl).toBe(ld.embedUrl);
+    expect(Date.now() - Date.parse(ld.uploadDate)).toBeLessThan(10 * 60_000);
     // Both answer: the video's stream and its poster.
     expect((await (await fetch(ld.embedUrl)).text()).startsWith("#EXTM3U")).toBe(true);
     expect((await fetch(ld.thumbnailUrl)).headers.get("content-type")).toStartWith("image/");
