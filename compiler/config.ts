@@ -55,6 +55,7 @@ export function playerConfig(opts: {
       plain_mode: video.plain_mode,
       landscape: orientation(video.landscape_hls, video.landscape_thumb, video.landscape_media, [1280, 720]),
       portrait: orientation(video.portrait_hls, video.portrait_thumb, video.portrait_media, [720, 1280]),
+      ...(flags.seo && { upload_date: new Date(video.created_at).toISOString() }),
     },
     settings,
     playlist: flags.playlist

@@ -61,6 +61,21 @@ describe("a rule with its own switches and another group's field (branding)", ()
   });
 });
 
+describe("switches that are texts (seo) and a plain group (transcript)", () => {
+  test("a non-empty seo title or description, or transcript_enabled, turns seo on; blanks and defaults do not", () => {
+    expect(featureFlags({ seo_options: { title: "Launch video" } }).seo).toBe(true);
+    expect(featureFlags({ seo_options: { description: "How it works" } }).seo).toBe(true);
+    expect(featureFlags({ seo_options: { transcript_enabled: true } }).seo).toBe(true);
+    expect(featureFlags({ seo_options: { title: "  ", description: "", transcript_enabled: false } }).seo).toBe(false);
+    expect(featureFlags({ seo_options: { title: null, description: null, transcript_enabled: false } }).seo).toBe(false);
+  });
+
+  test("transcript_options.enabled turns the transcript on", () => {
+    expect(featureFlags({ transcript_options: { enabled: true, language: "en" } }).transcript).toBe(true);
+    expect(featureFlags({ transcript_options: { enabled: false, language: "en" } }).transcript).toBe(false);
+  });
+});
+
 describe("flagDefines", () => {
   test("defines every flag as a literal, a missing one false", () => {
     const defines = flagDefines({ chapters: true });

@@ -23,7 +23,7 @@ interface FlagRule {
   readonly enabled?: false;
   /** A field of the group that must also hold this value (the playlist's course mode). */
   readonly equals?: readonly [field: string, value: string];
-  /** The group's boolean fields, any of which turns the feature on, when its switch is not `enabled`. */
+  /** The group's fields, any of which turns the feature on when true or a non-empty text, when its switch is not `enabled`. */
   readonly switches?: readonly string[];
   /** Another group's field whose non-empty value turns the feature on too: `[group, field]`. */
   readonly orField?: readonly [string, string];
@@ -58,6 +58,9 @@ export const FEATURE_FLAGS = {
   resume_any_device: { group: "cross_device_resume_options" },
   // Issue 19: a logo over the player (branding_options, or style_options.logo_url).
   branding: { group: "branding_options", switches: ["show_logo", "watermark"], orField: ["style_options", "logo_url"] },
+  // Search: schema.org VideoObject JSON-LD in the page head; a transcript panel under the player.
+  seo: { group: "seo_options", switches: ["title", "description", "transcript_enabled"] },
+  transcript: { group: "transcript_options" },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;
@@ -74,6 +77,9 @@ export const defineOf = (name: FeatureName): string => `${FLAGS_OBJECT}.${name}`
 /** Option groups as the settings hold them; anything else reads as "off". */
 type SettingsLike = Readonly<Record<string, unknown>>;
 
+/** A field that turns a feature on: true, or a non-empty text. */
+const set = (v: unknown): boolean => (typeof v === "string" ? v.trim() !== "" : v != null && v !== false);
+
 const field = (settings: SettingsLike, group: string, key: string): unknown => {
   const g = settings[group];
   return g && typeof g === "object" ? (g as Record<string, unknown>)[key] : undefined;
@@ -82,13 +88,13 @@ const field = (settings: SettingsLike, group: string, key: string): unknown => {
 function isOn(rule: FlagRule, settings: SettingsLike): boolean {
   if (rule.orField) {
     const v = field(settings, rule.orField[0], rule.orField[1]);
-    if (typeof v === "string" ? v.trim() !== "" : v != null && v !== false) return true;
+    if (set(v)) return true;
   }
   const group = settings[rule.group];
   if (!group || typeof group !== "object") return false;
   const g = group as Record<string, unknown>;
   if (rule.switches) {
-    if (!rule.switches.some((k) => g[k] === true)) return false;
+    if (!rule.switches.some((k) => g[k] === true || (typeof g[k] === "string" && set(g[k])))) return false;
   } else if (rule.enabled !== false && g.enabled !== true) return false;
   if (rule.equals && g[rule.equals[0]] !== rule.equals[1]) return false;
   if (!rule.nonEmpty) return true;

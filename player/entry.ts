@@ -30,6 +30,8 @@ import { quiz } from "./features/quiz.ts";
 import { notes } from "./features/notes.ts";
 import { resumeAnyDevice } from "./features/resume-any-device.ts";
 import { branding } from "./features/branding.ts";
+import { seo } from "./features/seo.ts";
+import { transcript } from "./features/transcript.ts";
 import { serveSplitTest } from "./split-test.ts";
 
 const features: Feature[] = [];
@@ -58,6 +60,8 @@ if (__FL_FEATURES__.quiz) features.push(quiz);
 if (__FL_FEATURES__.notes) features.push(notes);
 if (__FL_FEATURES__.resume_any_device) features.push(resumeAnyDevice);
 if (__FL_FEATURES__.branding) features.push(branding);
+if (__FL_FEATURES__.seo) features.push(seo);
+if (__FL_FEATURES__.transcript) features.push(transcript);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 

@@ -101,6 +101,8 @@ export interface PlayerSettings {
   quiz_options?: { enabled?: boolean; questions?: QuizQuestionOption[] };
   notes_options?: { enabled?: boolean; notes?: NoteOption[] };
   cross_device_resume_options?: { enabled?: boolean };
+  seo_options?: { title?: string | null; description?: string | null; transcript_enabled?: boolean };
+  transcript_options?: { enabled?: boolean; language?: string | null };
   [group: string]: Record<string, unknown> | undefined;
 }
 
@@ -172,6 +174,8 @@ export interface PlayerConfig {
     plain_mode: boolean;
     landscape: Rendition | null;
     portrait: Rendition | null;
+    /** When the video was uploaded (ISO 8601), only with the seo feature (its JSON-LD `uploadDate`). */
+    upload_date?: string;
   };
   settings: PlayerSettings;
   playlist: PlaylistConfig | null;

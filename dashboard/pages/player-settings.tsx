@@ -38,6 +38,8 @@ import { playbackForm } from "./player-forms/playback.tsx";
 import { speedForm } from "./player-forms/speed.tsx";
 import { captionsForm } from "./player-forms/captions.tsx";
 import { brandingForm } from "./player-forms/branding.tsx";
+import { seoForm } from "./player-forms/seo.tsx";
+import { transcriptForm } from "./player-forms/transcript.tsx";
 
 type Settings = Record<string, any>;
 /** Option groups with a form in its own file (player-forms/), one line each. */
@@ -45,6 +47,8 @@ const GROUP_FORMS: GroupForm[] = [
   playbackForm,
   speedForm,
   captionsForm,
+  transcriptForm,
+  seoForm,
   brandingForm,
   chaptersForm,
   ctaCardsForm,
