@@ -3,23 +3,22 @@ import { isoDuration, parseVtt, pickTrack } from "./vtt.ts";
 
 describe("parseVtt", () => {
   test("reads cues with and without hours and identifiers, drops tags, settings and NOTE blocks", () => {
-    const vtt = [
-      "WEBVTT - demo",
-      "",
-      "NOTE a comment",
-      "with --> an arrow inside",
-      "",
-      "intro",
-      "00:00.000 --> 00:02.500 align:start",
-      "<v Ana>Welcome to</v> the",
-      "<i>course</i> &amp; more",
-      "",
-      "01:00:01.5 --> 01:00:03.000",
-      "Second cue",
-      "",
-      "00:04.000 --> 00:05.000",
-      "",
-    ].join("\r\n");
+    // Windows line ends, as some captioning tools write them.
+    const vtt = `WEBVTT - demo
+
+NOTE a comment
+with --> an arrow inside
+
+intro
+00:00.000 --> 00:02.500 align:start
+<v Ana>Welcome to</v> the
+<i>course</i> &amp; more
+
+01:00:01.5 --> 01:00:03.000
+Second cue
+
+00:04.000 --> 00:05.000
+`.replaceAll("\n", "\r\n");
     expect(parseVtt(vtt)).toEqual([
       { start: 0, end: 2.5, text: "Welcome to the course & more" },
       { start: 3601.5, end: 3603, text: "Second cue" },
