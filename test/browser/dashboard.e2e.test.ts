@@ -282,6 +282,7 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await page.getByLabel("URL", { exact: true }).fill("https://example.com/buy");
   await page.getByLabel("At (s)", { exact: true }).fill("3");
   await page.getByLabel("Send watch progress every (s)").fill("3");
+  await page.getByLabel("Title for search results").fill("Spring launch, explained");
   await page.getByRole("button", { name: "Deploy" }).click();
   const deployed = async () =>
     (
@@ -292,6 +293,7 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await until(async () => (await deployed()).timed_events_options.events.length === 1, 15_000, 250);
   const live = await deployed();
   expect(live.engagement_options.heartbeat_s).toBe(3);
+  expect(live.seo_options.title).toBe("Spring launch, explained");
   expect(live.timed_events_options.events).toEqual([{ time_s: 2, selector: "#buy", action: "show", name: null, persist: true }]);
   expect(live.actions_options.actions).toEqual([
     { trigger: "time", time_s: 3, type: "redirect", url: "https://example.com/buy", text: null, button_text: null },
