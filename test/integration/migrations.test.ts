@@ -125,4 +125,17 @@ describe("ClickHouse upgrade", () => {
     expect(result).toMatchObject({ before: 2, after: 2, withNew: 3 });
     expect(result.sales).toEqual([{ key: "api:o-1", amount: 40, is_verified: 1 }]);
   }, 60_000);
+
+  test("0009 resolves the traffic source of slot rows written before it: utm_source, else the referrer, else direct; new rows get it as written", async () => {
+    const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade-0009.ts");
+    expect(result.applied).toEqual(["0009_source"]);
+    const before = [
+      ["direct", 1],
+      ["google.com", 1],
+      ["newsletter", 1],
+    ];
+    expect(result.afterUpgrade).toEqual(before);
+    expect(result.after).toEqual([["ads", 1], ...before]);
+    expect(result.stored).toEqual(["ads", "google.com", "newsletter"]);
+  }, 60_000);
 });

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { processNextExport } from "../../server/workers/export-builder.ts";
+import { readMetrics } from "../../server/modules/analytics/metrics.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const TODAY = "2026-11-20";
@@ -431,6 +432,15 @@ describe("seller overview", () => {
     expect(o.revenue.map((c: { currency: string | null }) => c.currency)).toEqual(["USD", "EUR", null]);
     // USD: o-1 100 + o-4 30 (no session) + o-6 70 (browser row, then verified) + o-7 20; o-3 is a test, o-5 never verified.
     expect(o.revenue[0]).toMatchObject({ orders: 4, revenue: 220, ad_spend: 60, roas: 3.67 });
+  });
+
+  test("masks built from the watched ranges give the figures the stored masks give", async () => {
+    const scope = { workspaceId: a.id, videoIds: [ids.v.id], start: `${FROM} 00:00:00`, end: "2026-11-21 00:00:00", tz: "UTC" };
+    const durations = new Map([[ids.v.id, DURATION]]);
+    const [stored] = await readMetrics(t.deps.ch, scope, { kind: "video" }, { durations, storedMasks: true });
+    const [built] = await readMetrics(t.deps.ch, scope, { kind: "video" }, { durations, storedMasks: false });
+    expect(Number(stored!.buckets_played)).toBeGreaterThan(0);
+    expect(built).toEqual(stored!);
   });
 
   test("SPEC.md's summary counts the same true plays", async () => {

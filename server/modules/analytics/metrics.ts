@@ -5,18 +5,22 @@
  * overview, the overview export), a dimension of the breakdowns (source, device, ...) or
  * the split-test variation it was served. Every value travels in `query_params`.
  *
- * One query per read (`metricsSql`, one row per group); `groupMetrics` turns a row, with
- * the ad spend, into the wire shape.
+ * Two queries per read, run together by `readMetrics`: the sessions' metrics per group
+ * (`metricsSql`), which lists each group's sessions that have a sale, and the sales of
+ * those sessions (`saleSessionsSql`), which `attributeSales` adds to their groups. A
+ * scalar of sales inside the metrics query would be planned and run once for each place
+ * it is used. `groupMetrics` turns a row, with the ad spend, into the wire shape.
  */
+import type { Ch } from "../../storage/clickhouse.ts";
 import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
 
 export type { CurrencyMetrics, GroupMetrics };
-import { rangeMaskSql, round, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql } from "./queries.ts";
+import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
 
 /** What a breakdown groups sessions by: one value per session, from its slot rows. */
 export const DIMENSIONS = {
-  /** utm_source when the landing page had one, else the referrer's host, else `direct`. */
-  source: "if(max(utm_source) != '', max(utm_source), if(max(referrer_host) != '', max(referrer_host), 'direct'))",
+  /** utm_source when the landing page had one, else the referrer's host (`source`, 0009_source.sql), else `direct`. */
+  source: "if(max(source) != '', max(source), 'direct')",
   utm_source: "max(utm_source)",
   utm_medium: "max(utm_medium)",
   utm_campaign: "max(utm_campaign)",
@@ -42,9 +46,6 @@ function groupSql(group: Exclude<GroupBy, { kind: "video" }>): string {
   return group.daily ? "concat(max(split_test), '|', toString(toDate(min(slot), {tz:String})))" : "max(split_test)";
 }
 
-/** How a sale finds its session: by video and session, or (a split test's variations) by session alone. */
-const saleKeyOf = (group: GroupBy, session: string) => (group.kind === "split_test" ? `sipHash64(${session})` : `sipHash64(video_id, ${session})`);
-
 /** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
 export interface MaskPlan {
   durations: Map<number, number>;
@@ -55,37 +56,25 @@ export interface MaskPlan {
  * One row per session of the scope that was shown the player (definitions.ts
  * "Impression"): its facts merged over its slot rows, plus `g`, its dimension value.
  * Its watched mask is the 100-bucket one of retention: the stored one when every row
- * was written with the video's duration, else built from its ranges over D. Its sales
- * come from the `sales` scalar (the few sessions that have any, looked up by a hash of
- * video and session: much cheaper than a join).
+ * was written with the video's duration, else built from its ranges over D. `bought`:
+ * the scope has a sale row with its session (any sale: attributeSales keeps the counted ones).
  */
 function sessionsSql(group: GroupBy, masks: MaskPlan): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
-  const rowMask = masks.storedMasks ? "mask100" : `if(d > 0, ${rangeMaskSql("n", "d", "UInt128")}, toUInt128(0))`;
-  const derived = masks.storedMasks
-    ? ""
-    : ", transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d, toFloat64({n:UInt32}) AS n";
+  const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
+  const rowMask = masks.storedMasks ? "mask100" : `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
+  // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
   SELECT video_id, session_hash, ${g}
     max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute, groupBitOr(cta_cards) AS cta,
     sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, max(startup_ms) AS startup,
-    sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(row_mask) AS watched_mask,
-    transform(${saleKeyOf(group, "session_hash")}, sales.1, arrayEnumerate(sales.1), 0) AS sale_i
-  FROM (SELECT *${derived}, ${rowMask} AS row_mask FROM analytics_session_slots WHERE ${SLOT_WHERE})
+    sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(${rowMask}) AS watched_mask,
+    session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0) AS bought
+  FROM analytics_session_slots
+  WHERE ${SLOT_WHERE}
   GROUP BY video_id, session_hash
   HAVING max(loaded) OR play OR auto`;
 }
-
-/** The scope's verified, non-test sales traced to a session: (keys, counts, orders per currency, revenue per currency). */
-const salesScalar = (group: GroupBy) => `(
-  SELECT (groupArray(k), groupArray(n), groupArray(orders), groupArray(revenue))
-  FROM (
-    SELECT ${saleKeyOf(group, "sale_hash")} AS k, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
-    FROM (${SALES_BY_KEY})
-    WHERE is_verified AND NOT is_test AND sale_hash != 0
-    GROUP BY k
-  )
-)`;
 
 /** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
 const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
@@ -119,12 +108,10 @@ const METRICS: { name: string; agg: string; state?: string; merge: string }[] = 
   { name: "stall_ms", agg: "sum(stall)", merge: "sum" },
   { name: "watch_all_s", agg: "sum(watched)", merge: "sum" },
   { name: "errors", agg: "sum(errs)", merge: "sum" },
-  { name: "orders", agg: "sumMapIf(sales.3[sale_i], sale_i > 0)", merge: "sumMap" },
-  { name: "revenue", agg: "sumMapIf(sales.4[sale_i], sale_i > 0)", merge: "sumMap" },
-  { name: "played_orders", agg: "sumIf(sales.2[sale_i], play)", merge: "sum" },
-  // Per session, for the split-test goals (a session is one trial): played and bought; clicked a CTA card.
-  { name: "played_buyers", agg: "countIf(play AND sale_i > 0)", merge: "sum" },
+  // For the split-test goal "cta_click" (a session is one trial).
   { name: "cta_sessions", agg: "countIf(cta != 0)", merge: "sum" },
+  // The sessions with a sale row, for attributeSales: [video id, session hash, played].
+  { name: "buyers", agg: "groupArrayIf((video_id, session_hash, play), bought)", merge: "groupArrayArray" },
 ];
 
 const maskParams = (masks: MaskPlan) => {
@@ -133,41 +120,100 @@ const maskParams = (masks: MaskPlan) => {
 };
 
 /**
- * The metrics per group, in one query. Sales count in the row of the session they are
- * traced to (`orders`, `revenue`); grouped by video, the overview takes every sale of
- * the video from videoSalesSql instead, and `played_orders` from here. With `top`, the
- * `top` groups with the most impressions keep their own row and every other group is
- * merged into one row with `other` = 1 (its distinct viewers and startup quantiles
- * merged exactly, from aggregate states).
+ * The metrics per group, in one query, without sales (attributeSales adds them). With
+ * `top`, the `top` groups with the most impressions (ties by key) keep their own row and
+ * every other group is merged into one row with `other` = 1 (its distinct viewers and
+ * startup quantiles merged exactly, from aggregate states).
  */
 export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
   const g = group.kind === "video" ? "toString(video_id)" : "g";
   const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
-  const head = `WITH ${salesScalar(group)} AS sales`;
   if (top === undefined) {
     return {
-      query: `${head}
-SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
+      query: `SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
 FROM (${sessionsSql(group, masks)})
 GROUP BY g`,
       query_params: params,
     };
   }
   return {
-    query: `${head}
-SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
+    query: `SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
 FROM (
-  SELECT *, row_number() OVER (ORDER BY impressions DESC, g) AS rank
-  FROM (
-    SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}
-    FROM (${sessionsSql(group, masks)})
-    GROUP BY g
-  )
+  SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}, row_number() OVER (ORDER BY count() DESC, g) AS rank
+  FROM (${sessionsSql(group, masks)})
+  GROUP BY g
 )
 GROUP BY value, other
 ORDER BY other, impressions DESC, value`,
     query_params: params,
   };
+}
+
+/** The scope's verified, non-test sales traced to a session, per video and session: how many, and orders and revenue per currency. */
+export function saleSessionsSql(s: Scope): Sql {
+  return {
+    query: `SELECT video_id, sale_hash, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+FROM (${SALES_BY_KEY})
+WHERE is_verified AND NOT is_test AND sale_hash != 0
+GROUP BY video_id, sale_hash`,
+    query_params: salesParams(s),
+  };
+}
+
+export interface SaleSessionRow {
+  video_id: string | number;
+  sale_hash: string;
+  n: number;
+  orders: Record<string, number>;
+  revenue: Record<string, number>;
+}
+
+/**
+ * Adds to each group the sales of its sessions (`buyers`): `orders` and `revenue` per
+ * currency, `played_orders` (sales of sessions that played) and `played_buyers`
+ * (sessions that played and bought). A session's sales are those of its video, or,
+ * grouped by split-test variation, those of any of the scope's videos (a test's sale
+ * may credit another of its videos).
+ */
+export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], group: GroupBy): MetricsRow[] {
+  const bySessionAlone = group.kind === "split_test";
+  const keyOf = (video: string | number, session: string) => (bySessionAlone ? session : `${video}:${session}`);
+  const sold = new Map<string, SaleSessionRow[]>();
+  for (const sale of sales) {
+    const key = keyOf(sale.video_id, sale.sale_hash);
+    sold.set(key, [...(sold.get(key) ?? []), sale]);
+  }
+  const add = (to: Record<string, number>, from: Record<string, number>) => {
+    for (const [currency, v] of Object.entries(from)) to[currency] = (to[currency] ?? 0) + Number(v);
+  };
+  return groups.map((row) => {
+    const orders: Record<string, number> = {};
+    const revenue: Record<string, number> = {};
+    let playedOrders = 0;
+    let playedBuyers = 0;
+    for (const [video, session, played] of row.buyers ?? []) {
+      const found = sold.get(keyOf(video, session)) ?? [];
+      const n = found.reduce((sum, sale) => sum + Number(sale.n), 0);
+      for (const sale of found) {
+        add(orders, sale.orders);
+        add(revenue, sale.revenue);
+      }
+      if (Number(played) && n > 0) {
+        playedOrders += n;
+        playedBuyers += 1;
+      }
+    }
+    return { ...row, orders, revenue, played_orders: playedOrders, played_buyers: playedBuyers };
+  });
+}
+
+/** The metrics per group with their sales (metricsSql and saleSessionsSql, run together). */
+export async function readMetrics(ch: Ch, s: Scope, group: GroupBy, masks: MaskPlan | Promise<MaskPlan>, top?: number): Promise<MetricsRow[]> {
+  const [groups, sales] = await Promise.all([
+    Promise.resolve(masks).then((plan) => rows<MetricsRow>(ch, metricsSql(s, group, plan, top))),
+    rows<SaleSessionRow>(ch, saleSessionsSql(s)),
+  ]);
+  return attributeSales(groups, sales, group);
 }
 
 /** Every verified, non-test sale of each video, per currency (traced to a session or not): the overview's sales. */
@@ -206,12 +252,14 @@ export interface MetricsRow {
   stall_ms: number;
   watch_all_s: number;
   errors: number;
-  /** Verified, non-test sales and their revenue per currency ("" for none sent). */
+  cta_sessions: number;
+  /** The group's sessions with a sale row: [video id, session hash, played] (metricsSql). */
+  buyers?: [string | number, string, number | boolean][];
+  /** From attributeSales: verified, non-test sales and their revenue per currency ("" for none sent). */
   orders: Record<string, number>;
   revenue: Record<string, number>;
   played_orders: number;
   played_buyers: number;
-  cta_sessions: number;
 }
 
 /** Ad spend of a group in one currency (server/modules/ad-spend). */

@@ -13,8 +13,7 @@ import {
   type GroupMetrics,
   groupMetrics,
   type MaskPlan,
-  type MetricsRow,
-  metricsSql,
+  readMetrics,
   type SpendRow,
   type VideoSalesRow,
   videoSalesSql,
@@ -35,16 +34,20 @@ export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
 
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend): Promise<Map<number, GroupMetrics>> {
-  const masks = await maskPlan(deps, scope);
-  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "video" }, masks));
-  const sales = new Map((await q.rows<VideoSalesRow>(deps.ch, videoSalesSql(scope))).map((r) => [Number(r.video_id), r]));
+  const masks = maskPlan(deps, scope);
+  const [rows, videoSales, { durations }] = await Promise.all([
+    readMetrics(deps.ch, scope, { kind: "video" }, masks),
+    q.rows<VideoSalesRow>(deps.ch, videoSalesSql(scope)),
+    masks,
+  ]);
+  const sales = new Map(videoSales.map((r) => [Number(r.video_id), r]));
   const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
       id,
       groupMetrics(
         byVideo.get(id),
-        masks.durations.has(id),
+        durations.has(id),
         sales.get(id) ?? { orders: {}, revenue: {} },
         spendIn(spend, (s) => s.videoId === id),
       ),
@@ -61,9 +64,9 @@ export interface BreakdownRow extends GroupMetrics {
 
 /** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
 export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend): Promise<BreakdownRow[]> {
-  const masks = await maskPlan(deps, scope);
-  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "dimension", dimension: by }, masks, OVERVIEW_TOP_VALUES));
-  const hasDuration = scope.videoIds.some((id) => masks.durations.has(id));
+  const masks = maskPlan(deps, scope);
+  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "dimension", dimension: by }, masks, OVERVIEW_TOP_VALUES), masks]);
+  const hasDuration = scope.videoIds.some((id) => durations.has(id));
   return rows.map((r) => {
     const other = Number(r.other) === 1;
     const value = r.value ?? "";

@@ -5,7 +5,7 @@
  * declares a winner once (`split_test.winner_declared`). Knows nothing of HTTP.
  */
 import type { Deps } from "../../deps.ts";
-import { groupMetrics, type MaskPlan, type MetricsRow, metricsSql } from "../analytics/metrics.ts";
+import { groupMetrics, type MaskPlan, type MetricsRow, readMetrics } from "../analytics/metrics.ts";
 import * as q from "../analytics/queries.ts";
 import { canonicalTimeZone, resolveWindow, type Window, type WindowQuery } from "../analytics/service.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
@@ -43,7 +43,7 @@ async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily:
   const videoIds = [...new Set(t.variations.flatMap((v) => (v.video_id === null ? [] : [v.video_id])))];
   if (videoIds.length === 0) return new Map();
   const scope: q.Scope = { workspaceId: t.workspace_id, videoIds, start: w.start, end: w.end, tz: w.tz };
-  const rows = await q.rows<MetricsRow>(deps.ch, metricsSql(scope, { kind: "split_test", daily }, NO_MASKS));
+  const rows = await readMetrics(deps.ch, scope, { kind: "split_test", daily }, NO_MASKS);
   return new Map(rows.map((r) => [r.g ?? "", r]));
 }
 

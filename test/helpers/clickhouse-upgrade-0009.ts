@@ -1,0 +1,70 @@
+/**
+ * Run in its own process (chDB allows one data directory per process): builds the
+ * ClickHouse schema at argv[2] up to, not including, 0009; writes page views with a
+ * utm_source, with only a referrer and with neither, merges them, and applies 0009 as
+ * an upgrade does. Then writes one more view as this version does, and prints the
+ * breakdown by source (value and impressions) read right after the upgrade and after the new view,
+ * and the stored `source` of the rows.
+ */
+import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
+import { schemaBefore } from "./clickhouse-before.ts";
+import { readMetrics } from "../../server/modules/analytics/metrics.ts";
+import * as q from "../../server/modules/analytics/queries.ts";
+
+const path = process.argv[2]!;
+const ch = await schemaBefore(path, "0009");
+
+const view = (session: string, at: string, properties: Record<string, string>) =>
+  ["load", "play"].map((type, i) => ({
+    workspace_id: 1,
+    video_id: 7,
+    video_code: "v7",
+    event_type: type,
+    event: "",
+    event_id: crypto.randomUUID(),
+    session_code: session,
+    device_id: `d-${session}`,
+    watch_seconds: 0,
+    video_time: 0,
+    value: null,
+    properties: type === "load" ? properties : {},
+    created_at: `${at}:0${i}`,
+    viewer_id: 0,
+  }));
+await ch.insert({
+  table: "player_events",
+  values: [
+    ...view("utm", "2026-11-01 10:00", { utm_source: "newsletter", referrer_host: "mail.example.com" }),
+    ...view("ref", "2026-11-01 10:20", { referrer_host: "google.com" }),
+    ...view("none", "2026-11-01 10:40", {}),
+  ],
+  format: "JSONEachRow",
+});
+await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
+
+const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
+const masks = { durations: new Map<number, number>(), storedMasks: true };
+const bySource = async () => (await readMetrics(ch, scope, { kind: "dimension", dimension: "source" }, masks, 50)).map((r) => [r.value, Number(r.impressions)]);
+
+const applied = await migrateClickHouse(ch);
+const afterUpgrade = await bySource();
+for (let i = 0; i < 200; i++) {
+  const [open] = await q.rows<{ n: string }>(ch, {
+    query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done",
+    query_params: {},
+  });
+  if (Number(open!.n) === 0) break;
+  await Bun.sleep(50);
+}
+await ch.insert({
+  table: "player_events",
+  values: view("new", "2026-11-01 11:00", { utm_source: "ads", referrer_host: "facebook.com" }),
+  format: "JSONEachRow",
+});
+const after = await bySource();
+const stored = await q.rows<{ source: string }>(ch, {
+  query: "SELECT source FROM analytics_session_slots WHERE source != '' ORDER BY source",
+  query_params: {},
+});
+process.stdout.write(JSON.stringify({ applied, afterUpgrade, after, stored: stored.map((r) => r.source) }));
+await ch.close();
