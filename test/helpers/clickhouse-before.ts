@@ -17,3 +17,22 @@ export async function schemaBefore(path: string, version: string): Promise<Ch> {
   }
   return ch;
 }
+
+/** A player event row of video 7 in workspace 1, as the ingest writes it (for upgrade tests). */
+export const eventRow = (session: string, type: string, at: string, extra: Record<string, unknown> = {}) => ({
+  workspace_id: 1,
+  video_id: 7,
+  video_code: "v7",
+  event_type: type,
+  event: "",
+  event_id: crypto.randomUUID(),
+  session_code: session,
+  device_id: `d-${session}`,
+  watch_seconds: 0,
+  video_time: 0,
+  value: null,
+  properties: {},
+  created_at: at,
+  viewer_id: 0,
+  ...extra,
+});

@@ -8,42 +8,30 @@
  * sales the seller reads see.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, schemaBefore } from "./clickhouse-before.ts";
 import * as q from "../../server/modules/analytics/queries.ts";
 
 const path = process.argv[2]!;
 const ch = await schemaBefore(path, "0006");
 
-const row = (session: string, type: string, at: string, extra: Record<string, unknown> = {}) => ({
-  workspace_id: 1,
-  video_id: 7,
-  video_code: "v7",
-  event_type: type,
-  event: "",
-  event_id: crypto.randomUUID(),
-  session_code: session,
-  device_id: `d-${session}`,
-  watch_seconds: 0,
-  video_time: 0,
-  value: null,
-  properties: {},
-  created_at: at,
-  viewer_id: 0,
-  ...extra,
-});
 await ch.insert({
   table: "player_events",
   values: [
-    row("old-1", "play", "2026-11-01 10:00:00"),
-    row("old-1", "watched", "2026-11-01 10:00:05", { watch_seconds: 30, properties: { duration_s: "100" } }),
-    row("old-2", "play", "2026-11-01 11:00:00"),
+    eventRow("old-1", "play", "2026-11-01 10:00:00"),
+    eventRow("old-1", "watched", "2026-11-01 10:00:05", { watch_seconds: 30, properties: { duration_s: "100" } }),
+    eventRow("old-2", "play", "2026-11-01 11:00:00"),
   ],
   format: "JSONEachRow",
 });
 await ch.insert({
   table: "events",
   values: [
-    row("old-1", "conversion", "2026-11-01 10:05:00", { event: "purchase", event_id: "api:o-1", value: 40, properties: { source: "api", currency: "USD" } }),
+    eventRow("old-1", "conversion", "2026-11-01 10:05:00", {
+      event: "purchase",
+      event_id: "api:o-1",
+      value: 40,
+      properties: { source: "api", currency: "USD" },
+    }),
   ],
   format: "JSONEachRow",
 });
@@ -57,11 +45,11 @@ const after = await plays();
 await ch.insert({
   table: "player_events",
   values: [
-    row("new-muted", "load", "2026-11-01 12:00:00"),
-    row("new-muted", "autoplay", "2026-11-01 12:00:01"),
-    row("new-unmuted", "load", "2026-11-01 12:10:00"),
-    row("new-unmuted", "autoplay", "2026-11-01 12:10:01"),
-    row("new-unmuted", "unmute", "2026-11-01 12:10:09"),
+    eventRow("new-muted", "load", "2026-11-01 12:00:00"),
+    eventRow("new-muted", "autoplay", "2026-11-01 12:00:01"),
+    eventRow("new-unmuted", "load", "2026-11-01 12:10:00"),
+    eventRow("new-unmuted", "autoplay", "2026-11-01 12:10:01"),
+    eventRow("new-unmuted", "unmute", "2026-11-01 12:10:09"),
   ],
   format: "JSONEachRow",
 });

@@ -7,30 +7,18 @@
  * and the stored `source` of the rows.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, schemaBefore } from "./clickhouse-before.ts";
 import { readMetrics } from "../../server/modules/analytics/metrics.ts";
 import * as q from "../../server/modules/analytics/queries.ts";
 
 const path = process.argv[2]!;
 const ch = await schemaBefore(path, "0009");
 
-const view = (session: string, at: string, properties: Record<string, string>) =>
-  ["load", "play"].map((type, i) => ({
-    workspace_id: 1,
-    video_id: 7,
-    video_code: "v7",
-    event_type: type,
-    event: "",
-    event_id: crypto.randomUUID(),
-    session_code: session,
-    device_id: `d-${session}`,
-    watch_seconds: 0,
-    video_time: 0,
-    value: null,
-    properties: type === "load" ? properties : {},
-    created_at: `${at}:0${i}`,
-    viewer_id: 0,
-  }));
+const view = (session: string, at: string, properties: Record<string, string>) => [
+  eventRow(session, "load", `${at}:00`, { properties }),
+  eventRow(session, "play", `${at}:01`),
+];
+
 await ch.insert({
   table: "player_events",
   values: [
