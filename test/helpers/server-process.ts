@@ -21,27 +21,38 @@ export interface ServerProcess {
 }
 
 export async function startServer(dir: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   // Embedded engines whatever the outer test run uses: no DATABASE_URL, CLICKHOUSE_URL, S3 or ADMIN_KEY.
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !/^(DATABASE_URL|CLICKHOUSE_URL|REDIS_URL|ADMIN_KEY|PUBLIC_URL|S3_)/.test(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
-  const server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
-    cwd: ROOT,
-    env,
-    stdout: Bun.file(join(dir, "server.log")),
-    stderr: Bun.file(join(dir, "server.err")),
-  });
-  await until(async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
-  return {
-    base,
-    adminKey: readFileSync(join(dir, "data", "admin.key"), "utf8").trim(),
-    async stop() {
-      server.kill("SIGTERM");
-      const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
-      if (!exited) server.kill("SIGKILL");
-    },
-  };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
+    const server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
+      cwd: ROOT,
+      env,
+      stdout: Bun.file(join(dir, "server.log")),
+      stderr: Bun.file(join(dir, "server.err")),
+    });
+    let exited = false;
+    void server.exited.then(() => {
+      exited = true;
+    });
+    await until(async () => exited || (await fetch(`${base}/health`).catch(() => undefined))?.ok, 120_000, 250);
+    // Another process can take the probed port before the server binds it: the server exits, and the next attempt probes another.
+    if (exited) {
+      if (attempt < 3) continue;
+      throw new Error(`the server exited at start: ${readFileSync(join(dir, "server.err"), "utf8").slice(-2000)}`);
+    }
+    return {
+      base,
+      adminKey: readFileSync(join(dir, "data", "admin.key"), "utf8").trim(),
+      async stop() {
+        server.kill("SIGTERM");
+        const stopped = await Promise.race([server.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
+        if (!stopped) server.kill("SIGKILL");
+      },
+    };
+  }
 }
