@@ -178,28 +178,31 @@ export interface SaleSessionRow {
 export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], group: GroupBy): MetricsRow[] {
   const bySessionAlone = group.kind === "split_test";
   const keyOf = (video: string | number, session: string) => (bySessionAlone ? session : `${video}:${session}`);
-  const sold = new Map<string, SaleSessionRow[]>();
-  for (const sale of sales) {
-    const key = keyOf(sale.video_id, sale.sale_hash);
-    sold.set(key, [...(sold.get(key) ?? []), sale]);
-  }
   const add = (to: Record<string, number>, from: Record<string, number>) => {
     for (const [currency, v] of Object.entries(from)) to[currency] = (to[currency] ?? 0) + Number(v);
   };
+  // One entry per key: the sales of a session on several videos merge when keyed by session alone.
+  const sold = new Map<string, { n: number; orders: Record<string, number>; revenue: Record<string, number> }>();
+  for (const sale of sales) {
+    const key = keyOf(sale.video_id, sale.sale_hash);
+    const into = sold.get(key) ?? { n: 0, orders: {}, revenue: {} };
+    into.n += Number(sale.n);
+    add(into.orders, sale.orders);
+    add(into.revenue, sale.revenue);
+    sold.set(key, into);
+  }
   return groups.map((row) => {
     const orders: Record<string, number> = {};
     const revenue: Record<string, number> = {};
     let playedOrders = 0;
     let playedBuyers = 0;
     for (const [video, session, played] of row.buyers ?? []) {
-      const found = sold.get(keyOf(video, session)) ?? [];
-      const n = found.reduce((sum, sale) => sum + Number(sale.n), 0);
-      for (const sale of found) {
-        add(orders, sale.orders);
-        add(revenue, sale.revenue);
-      }
-      if (Number(played) && n > 0) {
-        playedOrders += n;
+      const found = sold.get(keyOf(video, session));
+      if (!found) continue;
+      add(orders, found.orders);
+      add(revenue, found.revenue);
+      if (Number(played) && found.n > 0) {
+        playedOrders += found.n;
         playedBuyers += 1;
       }
     }
