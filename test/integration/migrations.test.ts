@@ -128,7 +128,7 @@ describe("ClickHouse upgrade", () => {
 
   test("0009 resolves the traffic source of slot rows written before it: utm_source, else the referrer, else direct; new rows get it as written", async () => {
     const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade-0009.ts");
-    expect(result.applied).toEqual(["0009_source"]);
+    expect(result.applied[0]).toBe("0009_source");
     const before = [
       ["direct", 1],
       ["google.com", 1],
@@ -137,5 +137,25 @@ describe("ClickHouse upgrade", () => {
     expect(result.afterUpgrade).toEqual(before);
     expect(result.after).toEqual([["ads", 1], ...before]);
     expect(result.stored).toEqual(["ads", "google.com", "newsletter"]);
+  }, 60_000);
+
+  test("0010 packs each slot row's yes/no facts into flags: the overview's counts are the same before its mutation has run, after, and for new rows", async () => {
+    const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade-0010.ts");
+    expect(result.applied[0]).toBe("0010_session_flags");
+    // Shown: lead, muted, unmuted, the older player's play and the session over two slots; an unmute is a play.
+    const before = { impressions: 5, plays: 4, autoplays: 2, unmutes: 1, leads: 1 };
+    expect(result.afterUpgrade).toEqual(before);
+    expect(result.afterMutation).toEqual(before);
+    expect(result.after).toEqual({ impressions: 6, plays: 5, autoplays: 3, unmutes: 2, leads: 1 });
+    // Bits: 1 loaded, 2 played, 4 autoplayed, 8 unmuted, 16 lead.
+    expect(result.stored).toEqual({
+      lead: 1 + 2 + 16,
+      muted: 1 + 4,
+      unmuted: 1 + 2 + 4 + 8,
+      "older-player": 2,
+      "not-shown": 0,
+      "two-slots": 1 + 2,
+      new: 1 + 2 + 4 + 8,
+    });
   }, 60_000);
 });

@@ -2,16 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { attributeSales, type MetricsRow, type SaleSessionRow } from "./metrics.ts";
 
 const group = (g: string, buyers: MetricsRow["buyers"]) => ({ g, buyers }) as MetricsRow;
-const sale = (video: string, session: string, n: number, currency: string, amount: number): SaleSessionRow => ({
-  video_id: video,
-  sale_hash: session,
-  n,
-  orders: { [currency]: n },
-  revenue: { [currency]: amount },
-});
+/** `n` sales of one session, in one currency, of `amount` in all. */
+const sale = (video: string, session: string, n: number, currency: string, amount: number): SaleSessionRow[] =>
+  Array.from({ length: n }, () => ({ video_id: video, sale_hash: session, currency, amount: amount / n }));
 
 describe("attributeSales", () => {
-  const sales = [sale("1", "s1", 2, "USD", 80), sale("1", "s2", 1, "EUR", 30), sale("2", "s3", 1, "USD", 10), sale("1", "s3", 1, "USD", 5)];
+  const sales = [...sale("1", "s1", 2, "USD", 80), ...sale("1", "s2", 1, "EUR", 30), ...sale("2", "s3", 1, "USD", 10), ...sale("1", "s3", 1, "USD", 5)];
 
   test("adds each session's sales to its group, per currency; played sessions count as played orders and buyers", () => {
     const [a, b] = attributeSales(

@@ -6,8 +6,8 @@
  * the split-test variation it was served. Every value travels in `query_params`.
  *
  * Two queries per read, run together by `readMetrics`: the sessions' metrics per group
- * (`metricsSql`), which lists each group's sessions that have a sale, and the sales of
- * those sessions (`saleSessionsSql`), which `attributeSales` adds to their groups. A
+ * (`metricsSql`), which lists each group's sessions that have a sale, and the sales
+ * traced to a session (`saleSessionsSql`), which `attributeSales` adds to their groups. A
  * scalar of sales inside the metrics query would be planned and run once for each place
  * it is used. `groupMetrics` turns a row, with the ad spend, into the wire shape.
  */
@@ -46,6 +46,9 @@ function groupSql(group: Exclude<GroupBy, { kind: "video" }>): string {
   return group.daily ? "concat(max(split_test), '|', toString(toDate(min(slot), {tz:String})))" : "max(split_test)";
 }
 
+/** The bits of a slot row's `flags` (0010_session_flags.sql): one merge per session instead of five. */
+export const SESSION_FLAGS = { loaded: 0, played: 1, autoplayed: 2, unmuted: 3, lead: 4 } as const;
+
 /** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
 export interface MaskPlan {
   durations: Map<number, number>;
@@ -59,21 +62,25 @@ export interface MaskPlan {
  * was written with the video's duration, else built from its ranges over D. `bought`:
  * the scope has a sale row with its session (any sale: attributeSales keeps the counted ones).
  */
-function sessionsSql(group: GroupBy, masks: MaskPlan): string {
+function sessionsSql(s: Scope, group: GroupBy, masks: MaskPlan): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
   const rowMask = masks.storedMasks ? "mask100" : `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
   // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
+  const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(session_flags, ${SESSION_FLAGS[name]})`;
+  const shown = (1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed);
+  // A session of a one-video scope is its hash alone: a one-number key groups faster than two.
+  const oneVideo = s.videoIds.length === 1;
   return `
-  SELECT video_id, session_hash, ${g}
-    max(played) AS play, max(autoplayed) AS auto, max(unmuted) AS unmute, groupBitOr(cta_cards) AS cta,
-    sum(watched_s) AS watched, max(device_hash) AS device_h, max(lead) AS lead_form, max(startup_ms) AS startup,
+  SELECT ${oneVideo ? "any(video_id)" : "video_id"} AS video, session_hash, ${g}
+    groupBitOr(flags) AS session_flags, ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute,
+    ${flag("lead")} AS lead_form, groupBitOr(cta_cards) AS cta, sum(watched_s) AS watched, max(device_hash) AS device_h, max(startup_ms) AS startup,
     sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(${rowMask}) AS watched_mask,
     session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0) AS bought
   FROM analytics_session_slots
   WHERE ${SLOT_WHERE}
-  GROUP BY video_id, session_hash
-  HAVING max(loaded) OR play OR auto`;
+  GROUP BY ${oneVideo ? "" : "video_id, "}session_hash
+  HAVING bitAnd(session_flags, ${shown}) != 0`;
 }
 
 /** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
@@ -111,7 +118,7 @@ const METRICS: { name: string; agg: string; state?: string; merge: string }[] = 
   // For the split-test goal "cta_click" (a session is one trial).
   { name: "cta_sessions", agg: "countIf(cta != 0)", merge: "sum" },
   // The sessions with a sale row, for attributeSales: [video id, session hash, played].
-  { name: "buyers", agg: "groupArrayIf((video_id, session_hash, play), bought)", merge: "groupArrayArray" },
+  { name: "buyers", agg: "groupArrayIf((video, session_hash, play), bought)", merge: "groupArrayArray" },
 ];
 
 const maskParams = (masks: MaskPlan) => {
@@ -126,12 +133,12 @@ const maskParams = (masks: MaskPlan) => {
  * startup quantiles merged exactly, from aggregate states).
  */
 export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: number): Sql {
-  const g = group.kind === "video" ? "toString(video_id)" : "g";
+  const g = group.kind === "video" ? "toString(video)" : "g";
   const params = { ...salesParams(s), ...maskParams(masks), top: top ?? 0 };
   if (top === undefined) {
     return {
       query: `SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
-FROM (${sessionsSql(group, masks)})
+FROM (${sessionsSql(s, group, masks)})
 GROUP BY g`,
       query_params: params,
     };
@@ -140,7 +147,7 @@ GROUP BY g`,
     query: `SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
 FROM (
   SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}, row_number() OVER (ORDER BY count() DESC, g) AS rank
-  FROM (${sessionsSql(group, masks)})
+  FROM (${sessionsSql(s, group, masks)})
   GROUP BY g
 )
 GROUP BY value, other
@@ -149,13 +156,12 @@ ORDER BY other, impressions DESC, value`,
   };
 }
 
-/** The scope's verified, non-test sales traced to a session, per video and session: how many, and orders and revenue per currency. */
+/** The scope's verified, non-test sales traced to a session, one row each (attributeSales merges them per session). */
 export function saleSessionsSql(s: Scope): Sql {
   return {
-    query: `SELECT video_id, sale_hash, count() AS n, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
+    query: `SELECT video_id, sale_hash, sale_currency AS currency, amount
 FROM (${SALES_BY_KEY})
-WHERE is_verified AND NOT is_test AND sale_hash != 0
-GROUP BY video_id, sale_hash`,
+WHERE is_verified AND NOT is_test AND sale_hash != 0`,
     query_params: salesParams(s),
   };
 }
@@ -163,9 +169,8 @@ GROUP BY video_id, sale_hash`,
 export interface SaleSessionRow {
   video_id: string | number;
   sale_hash: string;
-  n: number;
-  orders: Record<string, number>;
-  revenue: Record<string, number>;
+  currency: string;
+  amount: number;
 }
 
 /**
@@ -178,17 +183,17 @@ export interface SaleSessionRow {
 export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], group: GroupBy): MetricsRow[] {
   const bySessionAlone = group.kind === "split_test";
   const keyOf = (video: string | number, session: string) => (bySessionAlone ? session : `${video}:${session}`);
-  const add = (to: Record<string, number>, from: Record<string, number>) => {
-    for (const [currency, v] of Object.entries(from)) to[currency] = (to[currency] ?? 0) + Number(v);
+  const add = (to: Record<string, number>, currency: string, v: number) => {
+    to[currency] = (to[currency] ?? 0) + v;
   };
-  // One entry per key: the sales of a session on several videos merge when keyed by session alone.
+  // One entry per key: a session's sales, and (keyed by session alone) those of its sessions on several videos.
   const sold = new Map<string, { n: number; orders: Record<string, number>; revenue: Record<string, number> }>();
   for (const sale of sales) {
     const key = keyOf(sale.video_id, sale.sale_hash);
     const into = sold.get(key) ?? { n: 0, orders: {}, revenue: {} };
-    into.n += Number(sale.n);
-    add(into.orders, sale.orders);
-    add(into.revenue, sale.revenue);
+    into.n += 1;
+    add(into.orders, sale.currency, 1);
+    add(into.revenue, sale.currency, Number(sale.amount));
     sold.set(key, into);
   }
   return groups.map((row) => {
@@ -199,9 +204,9 @@ export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], gr
     for (const [video, session, played] of row.buyers ?? []) {
       const found = sold.get(keyOf(video, session));
       if (!found) continue;
-      add(orders, found.orders);
-      add(revenue, found.revenue);
-      if (Number(played) && found.n > 0) {
+      for (const [currency, n] of Object.entries(found.orders)) add(orders, currency, n);
+      for (const [currency, v] of Object.entries(found.revenue)) add(revenue, currency, v);
+      if (Number(played)) {
         playedOrders += found.n;
         playedBuyers += 1;
       }
