@@ -36,3 +36,14 @@ export const eventRow = (session: string, type: string, at: string, extra: Recor
   viewer_id: 0,
   ...extra,
 });
+
+/** Waits (up to 10 s) until no mutation of the slot table is left to run: an upgrade's rewrite of older parts has finished. */
+export async function slotMutationsDone(ch: Ch): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const [open] = await (
+      await ch.query({ query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done", format: "JSONEachRow" })
+    ).json<{ n: string }>();
+    if (Number(open!.n) === 0) return;
+    await Bun.sleep(50);
+  }
+}

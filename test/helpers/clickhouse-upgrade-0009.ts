@@ -7,7 +7,7 @@
  * and the stored `source` of the rows.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
 import { readMetrics } from "../../server/modules/analytics/metrics.ts";
 import * as q from "../../server/modules/analytics/queries.ts";
 
@@ -36,14 +36,7 @@ const bySource = async () => (await readMetrics(ch, scope, { kind: "dimension", 
 
 const applied = await migrateClickHouse(ch);
 const afterUpgrade = await bySource();
-for (let i = 0; i < 200; i++) {
-  const [open] = await q.rows<{ n: string }>(ch, {
-    query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done",
-    query_params: {},
-  });
-  if (Number(open!.n) === 0) break;
-  await Bun.sleep(50);
-}
+await slotMutationsDone(ch);
 await ch.insert({
   table: "player_events",
   values: view("new", "2026-11-01 11:00", { utm_source: "ads", referrer_host: "facebook.com" }),

@@ -8,7 +8,7 @@
  * stored `flags` of each slot row.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
 import { readMetrics } from "../../server/modules/analytics/metrics.ts";
 import * as q from "../../server/modules/analytics/queries.ts";
 
@@ -47,14 +47,7 @@ const counts = async () => {
 
 const applied = await migrateClickHouse(ch);
 const afterUpgrade = await counts();
-for (let i = 0; i < 200; i++) {
-  const [open] = await q.rows<{ n: string }>(ch, {
-    query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done",
-    query_params: {},
-  });
-  if (Number(open!.n) === 0) break;
-  await Bun.sleep(50);
-}
+await slotMutationsDone(ch);
 const afterMutation = await counts();
 await ch.insert({ table: "player_events", values: session("new", "2026-11-01 11:00", "load", "autoplay", "unmute"), format: "JSONEachRow" });
 const after = await counts();

@@ -6,7 +6,7 @@
  * with whether its stored mask equals the one the read would build.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { schemaBefore } from "./clickhouse-before.ts";
+import { schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
 import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
 
 const [path, upgradeTo] = [process.argv[2]!, process.argv[3]!];
@@ -38,13 +38,7 @@ await ch.insert({
 await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
 
 const applied = await migrateClickHouse(ch);
-for (let i = 0; i < 200; i++) {
-  const [open] = await (
-    await ch.query({ query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done", format: "JSONEachRow" })
-  ).json<{ n: string }>();
-  if (Number(open!.n) === 0) break;
-  await Bun.sleep(50);
-}
+await slotMutationsDone(ch);
 const rows = await (
   await ch.query({
     query: `SELECT length(ranges) AS range_count, duration_s, mask_min_duration_s, mask_max_duration_s, mask100 = ${rangeMaskSql("100.", "duration_s", "UInt128")} AS mask_as_built
