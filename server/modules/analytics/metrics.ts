@@ -66,11 +66,11 @@ function sessionsSql(s: Scope, group: GroupBy, masks: MaskPlan): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
   const rowMask = masks.storedMasks ? "mask100" : `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
-  // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(session_flags, ${SESSION_FLAGS[name]})`;
   const shown = (1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed);
   // A session of a one-video scope is its hash alone: a one-number key groups faster than two.
   const oneVideo = s.videoIds.length === 1;
+  // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
   SELECT ${oneVideo ? "any(video_id)" : "video_id"} AS video, session_hash, ${g}
     groupBitOr(flags) AS session_flags, ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute,
