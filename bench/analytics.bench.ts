@@ -60,7 +60,7 @@ try {
     // video 1; the rest are spread over videos 2..VIDEOS.
     await ch.command({
       query: `
-INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at, session_start)
 SELECT {ws:UInt64}, video, concat('video-', toString(video)),
   multiIf(p = 0, 'load', p = 1, if(auto, 'autoplay', 'play'), p = 2, 'startup', p <= 6, 'watched', p = 7, 'milestone',
     p = 8, if(auto, if(s % 8 = 0, 'unmute', 'pause'), multiIf(s % 3 = 0, 'cta_click', s % 3 = 1, 'pause', 'seek')), s % 3 = 0, 'ended', 'rebuffer') AS et,
@@ -82,7 +82,9 @@ SELECT {ws:UInt64}, video, concat('video-', toString(video)),
     et = 'milestone', map('percent', toString(25 * (1 + s % 4))),
     et = 'cta_click', map('card_index', toString(intDiv(s, 3) % 3)),
     map()),
-  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7)
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7),
+  -- The session's start, as the events host stamps it on every row: its first event.
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400))
 FROM (
   SELECT number + {offset:UInt64} AS n, intDiv(n, 10) AS s, n % 10 AS p,
     if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video,
@@ -111,6 +113,7 @@ FROM (
   // The state after background merges: one part per partition of each table.
   await ch.command({ query: "OPTIMIZE TABLE events FINAL" });
   await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
+  await ch.command({ query: "OPTIMIZE TABLE analytics_sessions FINAL" });
   const generateS = (performance.now() - started) / 1000;
   // Measure a settled store: no merge still running, freshly written data flushed to disk
   // (the generation leaves gigabytes of dirty pages whose write-back would land in the reads).

@@ -30,6 +30,8 @@ export interface EventRow extends Record<string, unknown> {
   /** `YYYY-MM-DD hh:mm:ss.sss` in UTC. */
   created_at: string;
   viewer_id: number;
+  /** Player events: when the events host first saw the session (0011_session_start.sql); `created_at` when absent. */
+  session_start?: string;
 }
 
 export interface Ingest {

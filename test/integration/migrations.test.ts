@@ -158,4 +158,24 @@ describe("ClickHouse upgrade", () => {
       new: 1 + 2 + 4 + 8,
     });
   }, 60_000);
+
+  test("0011 keeps each session written before it as one row that starts at its first slot; rows written after it join their session", async () => {
+    const result = await upgradeInItsOwnProcess("test/helpers/clickhouse-upgrade-0011.ts");
+    expect(result.applied[0]).toBe("0011_session_start");
+    // [started, flags (1 loaded, 2 played, 4 autoplayed), watched seconds]
+    expect(result.afterUpgrade).toEqual({
+      sessions: [
+        ["2026-11-01 10:00:00", 3, 60],
+        ["2026-11-01 11:00:00", 5, 0],
+      ],
+      overview: { impressions: 2, plays: 1, autoplays: 1, watch_played_s: 60 },
+    });
+    expect(result.after).toEqual({
+      sessions: [
+        ["2026-11-01 10:00:00", 3, 90],
+        ["2026-11-01 11:00:00", 5, 0],
+      ],
+      overview: { impressions: 2, plays: 1, autoplays: 1, watch_played_s: 90 },
+    });
+  }, 60_000);
 });

@@ -109,8 +109,11 @@ export const RETENTION_MAX_BUCKETS = 200;
  */
 
 /**
- * **Seller overview** (beyond SPEC.md; queries in metrics.ts). Per session of the window,
- * from its slot rows; a rate whose denominator is zero is null.
+ * **Seller overview** (beyond SPEC.md; queries in metrics.ts). Per session that started
+ * in the window (its start: when the events host first saw its session code, to the
+ * 15-minute slot), with everything it did, also after the window's end; a rate whose
+ * denominator is zero is null. (The summary and retention count each slot of a
+ * session's activity in its own window.)
  *
  * - **Impression**: a session shown the player: it has a `load` (or, from older players
  *   without `load`, a `play` or `autoplay`). `impressions` counts sessions, so a reload

@@ -15,20 +15,24 @@ import type { Ch } from "../../storage/clickhouse.ts";
 import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
 
 export type { CurrencyMetrics, GroupMetrics };
-import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SLOT_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
+import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
 
-/** What a breakdown groups sessions by: one value per session, from its slot rows. */
+/** The scope's sessions that started in the window. */
+const SESSION_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+  AND started >= toDateTime({start:String}, {tz:String}) AND started < toDateTime({end:String}, {tz:String})`;
+
+/** What a breakdown groups sessions by: one value per session (`analytics_sessions`, 0011_session_start.sql). */
 export const DIMENSIONS = {
   /** utm_source when the landing page had one, else the referrer's host (`source`, 0009_source.sql), else `direct`. */
-  source: "if(max(source) != '', max(source), 'direct')",
-  utm_source: "max(utm_source)",
-  utm_medium: "max(utm_medium)",
-  utm_campaign: "max(utm_campaign)",
-  referrer_host: "max(referrer_host)",
-  device: "max(device)",
-  browser: "max(browser)",
-  os: "max(os)",
-  country: "max(country)",
+  source: "if(source != '', source, 'direct')",
+  utm_source: "utm_source",
+  utm_medium: "utm_medium",
+  utm_campaign: "utm_campaign",
+  referrer_host: "referrer_host",
+  device: "device",
+  browser: "browser",
+  os: "os",
+  country: "country",
 } as const;
 export type Dimension = keyof typeof DIMENSIONS;
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
@@ -36,17 +40,17 @@ export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 /**
  * A group key: the session's video, one of its dimensions, or the split-test variation it
  * was served (`<test id>:<variation id>`, 0008_split_tests.sql; with `daily`, `|` and the
- * local date of its first slot). Grouped by variation, a session's sales are those traced
+ * local date it started). Grouped by variation, a session's sales are those traced
  * to it whichever of the test's videos they credit.
  */
 export type GroupBy = { kind: "video" } | { kind: "dimension"; dimension: Dimension } | { kind: "split_test"; daily: boolean };
 
 function groupSql(group: Exclude<GroupBy, { kind: "video" }>): string {
   if (group.kind === "dimension") return DIMENSIONS[group.dimension];
-  return group.daily ? "concat(max(split_test), '|', toString(toDate(min(slot), {tz:String})))" : "max(split_test)";
+  return group.daily ? "concat(split_test, '|', toString(toDate(started, {tz:String})))" : "split_test";
 }
 
-/** The bits of a slot row's `flags` (0010_session_flags.sql): one merge per session instead of five. */
+/** The bits of a session's `flags` (0010_session_flags.sql). */
 export const SESSION_FLAGS = { loaded: 0, played: 1, autoplayed: 2, unmuted: 3, lead: 4 } as const;
 
 /** Durations and mask choice of retention (queries.ts: durationSql, storedMasksHold). */
@@ -56,31 +60,30 @@ export interface MaskPlan {
 }
 
 /**
- * One row per session of the scope that was shown the player (definitions.ts
- * "Impression"): its facts merged over its slot rows, plus `g`, its dimension value.
- * Its watched mask is the 100-bucket one of retention: the stored one when every row
- * was written with the video's duration, else built from its ranges over D. `bought`:
- * the scope has a sale row with its session (any sale: attributeSales keeps the counted ones).
+ * One row per session of the scope that started in the window and was shown the player
+ * (definitions.ts "Impression"), with `g`, its group value: `analytics_sessions`
+ * (0011_session_start.sql) read with FINAL, which merges a session's rows not yet merged
+ * in the background and costs nothing on merged parts. FINAL filters after merging, so a
+ * session is shown when any of its rows was. Its watched mask is the 100-bucket one of
+ * retention: the stored one when every row was written with the video's duration, else
+ * built from its ranges over D. `bought`: the scope has a sale row with its session (any
+ * sale: attributeSales keeps the counted ones).
  */
-function sessionsSql(s: Scope, group: GroupBy, masks: MaskPlan): string {
+function sessionsSql(group: GroupBy, masks: MaskPlan): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
   const rowMask = masks.storedMasks ? "mask100" : `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
-  const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(session_flags, ${SESSION_FLAGS[name]})`;
+  const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(flags, ${SESSION_FLAGS[name]})`;
   const shown = (1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed);
-  // A session of a one-video scope is its hash alone: a one-number key groups faster than two.
-  const oneVideo = s.videoIds.length === 1;
   // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
-  SELECT ${oneVideo ? "any(video_id)" : "video_id"} AS video, session_hash, ${g}
-    groupBitOr(flags) AS session_flags, ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute,
-    ${flag("lead")} AS lead_form, groupBitOr(cta_cards) AS cta, sum(watched_s) AS watched, max(device_hash) AS device_h, max(startup_ms) AS startup,
-    sum(stall_ms) AS stall, sum(errors) AS errs, groupBitOr(${rowMask}) AS watched_mask,
+  SELECT video_id AS video, session_hash, ${g}
+    ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute, ${flag("lead")} AS lead_form,
+    cta_cards AS cta, watched_s AS watched, device_hash AS device_h, startup_ms AS startup, stall_ms AS stall, errors AS errs,
+    ${rowMask} AS watched_mask,
     session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0) AS bought
-  FROM analytics_session_slots
-  WHERE ${SLOT_WHERE}
-  GROUP BY ${oneVideo ? "" : "video_id, "}session_hash
-  HAVING bitAnd(session_flags, ${shown}) != 0`;
+  FROM analytics_sessions FINAL
+  WHERE ${SESSION_WHERE} AND bitAnd(flags, ${shown}) != 0`;
 }
 
 /** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
@@ -138,7 +141,7 @@ export function metricsSql(s: Scope, group: GroupBy, masks: MaskPlan, top?: numb
   if (top === undefined) {
     return {
       query: `SELECT ${g} AS g, 0 AS other, ${METRICS.map((m) => `${m.agg} AS ${m.name}`).join(", ")}
-FROM (${sessionsSql(s, group, masks)})
+FROM (${sessionsSql(group, masks)})
 GROUP BY g`,
       query_params: params,
     };
@@ -147,7 +150,7 @@ GROUP BY g`,
     query: `SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${METRICS.map((m) => `${m.merge}(${m.name}) AS ${m.name}`).join(", ")}
 FROM (
   SELECT ${g} AS g, ${METRICS.map((m) => `${m.state ?? m.agg} AS ${m.name}`).join(", ")}, row_number() OVER (ORDER BY count() DESC, g) AS rank
-  FROM (${sessionsSql(s, group, masks)})
+  FROM (${sessionsSql(group, masks)})
   GROUP BY g
 )
 GROUP BY value, other

@@ -79,8 +79,10 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
   const context = body.events.some((e) => VIEW_STARTS.has(e.type)) ? clientContext(client.userAgent, client.ip) : undefined;
   // The split-test variation this session was served, when this is that variation's video.
   const split = viewers.splitStampOf(session, video.id);
+  // Every row of the session carries its start, so the seller analytics keep the session as one row.
+  const sessionStart = chTime(new Date(session.created_at).getTime());
   const rows: EventRow[] = [];
-  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context, split));
+  for (const e of body.events) rows.push(...toRows(workspaceId, video, viewerId, body, e, now, context, split, sessionStart));
   await deps.ingest.playerEvents.add(rows);
   const position = lastPosition(body.events);
   if (position !== undefined) await saveResumePosition(deps.sql, workspaceId, viewerId, video.id, position);
@@ -150,6 +152,7 @@ function toRows(
   now: number,
   context: ClientContext | undefined,
   split: viewers.SplitStamp | undefined,
+  sessionStart: string,
 ): EventRow[] {
   const at = e.t === undefined ? now : Math.min(now, Math.max(now - HOUR, e.t));
   const properties = extraProperties(e);
@@ -182,6 +185,7 @@ function toRows(
     properties,
     created_at: chTime(at),
     viewer_id: viewerId,
+    session_start: sessionStart,
   };
   const ranges =
     e.type === "watched"

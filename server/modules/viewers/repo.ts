@@ -10,9 +10,11 @@ export interface SessionRow {
   split_test_id: number | null;
   split_test_variation_id: number | null;
   split_test_video_id: number | null;
+  /** When the events host first saw the session code (the analytics' session start). */
+  created_at: Date;
 }
 
-const SESSION_COLUMNS = "viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id";
+const SESSION_COLUMNS = "viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id, created_at";
 
 /** A session's split-test variation: set (the viewer was served it), cleared (null), or left as it is (undefined). */
 export interface SplitAssignment {
@@ -56,7 +58,7 @@ export async function findKey(sql: Sql, workspaceId: number, kind: string, key: 
 export async function upsertSession(
   sql: Sql,
   workspaceId: number,
-  s: { sessionCode: string; deviceId: string | null; videoId: number | null; videoCode: string | null; split?: SplitAssignment | null },
+  s: { sessionCode: string; deviceId: string | null; videoId: number | null; videoCode: string | null; split?: SplitAssignment | null; now: Date },
 ): Promise<SessionRow> {
   const setSplit = s.split !== undefined;
   const split = { test: s.split?.testId ?? null, variation: s.split?.variationId ?? null, video: s.split?.videoId ?? null };
@@ -81,8 +83,8 @@ export async function upsertSession(
       viewerId = viewer!.id;
     }
     const [row]: [SessionRow?] = await tx`
-      INSERT INTO viewer_sessions (workspace_id, session_code, viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id)
-      VALUES (${workspaceId}, ${s.sessionCode}, ${viewerId}, ${s.deviceId}, ${s.videoId}, ${s.videoCode}, ${split.test}, ${split.variation}, ${split.video})
+      INSERT INTO viewer_sessions (workspace_id, session_code, viewer_id, device_id, video_id, video_code, split_test_id, split_test_variation_id, split_test_video_id, created_at)
+      VALUES (${workspaceId}, ${s.sessionCode}, ${viewerId}, ${s.deviceId}, ${s.videoId}, ${s.videoCode}, ${split.test}, ${split.variation}, ${split.video}, ${s.now})
       ON CONFLICT (workspace_id, session_code) DO UPDATE SET updated_at = now()
       RETURNING ${tx.unsafe(SESSION_COLUMNS)}`;
     return row!;

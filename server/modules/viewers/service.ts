@@ -139,6 +139,7 @@ export async function touchSession(
         videoId: s.video.id,
         videoCode: s.video.code,
         split: s.split,
+        now: new Date(deps.clock.now()),
       }),
     )) as repo.SessionRow;
     c.sessions.set(cacheKey, session, HIT_TTL);

@@ -1,0 +1,59 @@
+/**
+ * Run in its own process (chDB allows one data directory per process): builds the
+ * ClickHouse schema at argv[2] up to, not including, 0011; writes a session whose rows
+ * fall in two slots (in two inserts, not merged) and a session within one slot, and
+ * applies 0011 as an upgrade does. Prints the sessions table (FINAL) and the overview's
+ * counts right after the upgrade, then after the first session's player sends one more
+ * range as this version writes it (with the session's start).
+ */
+import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
+import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { readMetrics } from "../../server/modules/analytics/metrics.ts";
+import * as q from "../../server/modules/analytics/queries.ts";
+
+const path = process.argv[2]!;
+const ch = await schemaBefore(path, "0011");
+const watched = (session: string, at: string, from: number, to: number) =>
+  eventRow(session, "watched", at, { video_time: from, watch_seconds: to - from, properties: { duration_s: "600" } });
+
+await ch.insert({
+  table: "player_events",
+  format: "JSONEachRow",
+  values: [eventRow("two-slots", "load", "2026-11-01 10:14:50"), eventRow("two-slots", "play", "2026-11-01 10:14:55")],
+});
+await ch.insert({ table: "player_events", format: "JSONEachRow", values: [watched("two-slots", "2026-11-01 10:16:00", 0, 60)] });
+await ch.insert({
+  table: "player_events",
+  format: "JSONEachRow",
+  values: [eventRow("one-slot", "load", "2026-11-01 11:00:00"), eventRow("one-slot", "autoplay", "2026-11-01 11:00:01")],
+});
+
+const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
+const masks = { durations: new Map([[7, 600]]), storedMasks: true };
+const read = async () => {
+  const sessions = await q.rows<{ started: string; flags: number; watched_s: number }>(ch, {
+    query: "SELECT started, flags, watched_s FROM analytics_sessions FINAL ORDER BY started",
+    query_params: {},
+  });
+  const [row] = await readMetrics(ch, scope, { kind: "video" }, masks);
+  return {
+    sessions: sessions.map((s) => [s.started, Number(s.flags), Number(s.watched_s)]),
+    overview: {
+      impressions: Number(row!.impressions),
+      plays: Number(row!.plays),
+      autoplays: Number(row!.autoplays),
+      watch_played_s: Number(row!.watch_played_s),
+    },
+  };
+};
+
+const applied = await migrateClickHouse(ch);
+const afterUpgrade = await read();
+await ch.insert({
+  table: "player_events",
+  format: "JSONEachRow",
+  values: [{ ...watched("two-slots", "2026-11-01 10:31:00", 60, 90), session_start: "2026-11-01 10:14:50" }],
+});
+const after = await read();
+process.stdout.write(JSON.stringify({ applied, afterUpgrade, after }));
+await ch.close();
