@@ -172,7 +172,8 @@ export function analyticsModule(deps: Deps) {
         description:
           "Beyond SPEC.md. Impressions, true plays and play rate, autoplays and unmute rate, unique viewers, watch time and share watched, CTA clicks " +
           "per card, leads, verified non-test sales per currency with AOV, revenue per viewer, EPC and ROAS (when ad spend is entered), conversion " +
-          "rate, startup time p50/p95, rebuffer ratio and errors. Rates of zero denominators are null. Definitions with formulas: README " +
+          "rate, startup time p50/p95, rebuffer ratio and errors, over the sessions that started in the window (each counted whole). Rates of zero " +
+          "denominators are null. Definitions with formulas: README " +
           '"What the numbers mean".',
       },
       response: { 200: OverviewReply },
