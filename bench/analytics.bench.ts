@@ -27,7 +27,7 @@ import { Session } from "chdb";
 import type { Deps } from "../server/deps.ts";
 import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhouse.ts";
 import { OVERVIEW_TOP_VALUES } from "../server/modules/analytics/definitions.ts";
-import { metricsSql, saleSessionsSql, videoSalesSql } from "../server/modules/analytics/metrics.ts";
+import { metricsSql, salesSql } from "../server/modules/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/modules/analytics/overview.ts";
 import * as q from "../server/modules/analytics/queries.ts";
 import { computeRetention, computeSummary, resolveWindow } from "../server/modules/analytics/service.ts";
@@ -174,15 +174,14 @@ FROM (
     });
     rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
 
-    // The seller overview and the breakdown by source: durations (as retention), the metrics and the sales of their sessions (and, for the overview, every sale of the video); one after the other on the engine.
+    // The seller overview and the breakdown by source: durations (as retention), the metrics and the sales; one after the other on the engine.
     const masks = { durations, storedMasks };
     const overview = (await computeVideoMetrics(deps, scope, [])).get(videoId)!;
     const oursO = await time(() => computeVideoMetrics(deps, scope, []));
     const engineO = await time(async () => {
       await direct(q.durationSql(scope));
       await direct(metricsSql(scope, { kind: "video" }, masks));
-      await direct(saleSessionsSql(scope));
-      await direct(videoSalesSql(scope));
+      await direct(salesSql(scope));
     });
     rows.push(row(`seller overview, ${label}`, oursO, engineO));
     console.log(`overview of video ${videoId}: ${JSON.stringify({ ...overview, revenue: overview.revenue.map((c) => [c.currency, c.orders, c.revenue]) })}`);
@@ -193,7 +192,7 @@ FROM (
     const engineB = await time(async () => {
       await direct(q.durationSql(scope));
       await direct(metricsSql(scope, bySource, masks, OVERVIEW_TOP_VALUES));
-      await direct(saleSessionsSql(scope));
+      await direct(salesSql(scope));
     });
     rows.push(row(`breakdown by source (top 50 + other), ${label}`, oursB, engineB));
     console.log(`breakdown of video ${videoId}: ${breakdownRows.length} rows, other = ${breakdownRows.find((r) => r.other)?.impressions ?? 0} impressions`);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { attributeSales, type MetricsRow, type SaleSessionRow } from "./metrics.ts";
+import { attributeSales, type MetricsRow, type SaleRow, salesByVideo } from "./metrics.ts";
 
 const group = (g: string, buyers: MetricsRow["buyers"]) => ({ g, buyers }) as MetricsRow;
 /** `n` sales of one session, in one currency, of `amount` in all. */
-const sale = (video: string, session: string, n: number, currency: string, amount: number): SaleSessionRow[] =>
+const sale = (video: string, session: string, n: number, currency: string, amount: number): SaleRow[] =>
   Array.from({ length: n }, () => ({ video_id: video, sale_hash: session, currency, amount: amount / n }));
 
 describe("attributeSales", () => {
@@ -34,5 +34,24 @@ describe("attributeSales", () => {
   test("a session with a sale row that does not count (unverified, a test) and a group without buyers add nothing", () => {
     const [x, y] = attributeSales([group("x", [["1", "s9", 1]]), group("y", [])], sales, { kind: "video" });
     for (const row of [x, y]) expect(row).toMatchObject({ orders: {}, revenue: {}, played_orders: 0, played_buyers: 0 });
+  });
+});
+
+describe("salesByVideo", () => {
+  test("every sale of each video per currency, traced to a session or not; a sale without a currency is its own", () => {
+    const sales: SaleRow[] = [
+      { video_id: "1", sale_hash: "s1", currency: "USD", amount: 40 },
+      { video_id: "1", sale_hash: "0", currency: "USD", amount: 10 },
+      { video_id: "1", sale_hash: "0", currency: "", amount: 5 },
+      { video_id: "2", sale_hash: "s3", currency: "EUR", amount: 7 },
+    ];
+    const byVideo = salesByVideo(sales);
+    expect(byVideo.get(1)).toEqual({ orders: { USD: 2, "": 1 }, revenue: { USD: 50, "": 5 } });
+    expect(byVideo.get(2)).toEqual({ orders: { EUR: 1 }, revenue: { EUR: 7 } });
+  });
+
+  test("a sale traced to no session is in no group", () => {
+    const [row] = attributeSales([group("g", [["1", "0", 1]])], [{ video_id: "1", sale_hash: "0", currency: "USD", amount: 9 }], { kind: "video" });
+    expect(row).toMatchObject({ orders: {}, played_orders: 0 });
   });
 });

@@ -7,7 +7,7 @@
  *
  * Two queries per read, run together by `readMetrics`: the sessions' metrics per group
  * (`metricsSql`), which lists each group's sessions that have a sale, and the sales
- * traced to a session (`saleSessionsSql`), which `attributeSales` adds to their groups. A
+ * of the scope (`salesSql`), which `attributeSales` adds to their sessions' groups. A
  * scalar of sales inside the metrics query would be planned and run once for each place
  * it is used. `groupMetrics` turns a row, with the ad spend, into the wire shape.
  */
@@ -159,21 +159,42 @@ ORDER BY other, impressions DESC, value`,
   };
 }
 
-/** The scope's verified, non-test sales traced to a session, one row each (attributeSales merges them per session). */
-export function saleSessionsSql(s: Scope): Sql {
+/** The scope's verified, non-test sales, one row each (`sale_hash` 0: traced to no session): what the groups and the overview count. */
+export function salesSql(s: Scope): Sql {
   return {
     query: `SELECT video_id, sale_hash, sale_currency AS currency, amount
 FROM (${SALES_BY_KEY})
-WHERE is_verified AND NOT is_test AND sale_hash != 0`,
+WHERE is_verified AND NOT is_test`,
     query_params: salesParams(s),
   };
 }
 
-export interface SaleSessionRow {
+export interface SaleRow {
   video_id: string | number;
   sale_hash: string;
+  /** "" when none was sent. */
   currency: string;
   amount: number;
+}
+
+/** Orders and revenue per currency. */
+export type Sales = Pick<MetricsRow, "orders" | "revenue">;
+
+function addSale(to: Sales, sale: SaleRow) {
+  to.orders[sale.currency] = (to.orders[sale.currency] ?? 0) + 1;
+  to.revenue[sale.currency] = (to.revenue[sale.currency] ?? 0) + Number(sale.amount);
+}
+
+/** Every sale of each video, traced to a session or not: the overview's sales. */
+export function salesByVideo(sales: SaleRow[]): Map<number, Sales> {
+  const byVideo = new Map<number, Sales>();
+  for (const sale of sales) {
+    const id = Number(sale.video_id);
+    const into = byVideo.get(id) ?? { orders: {}, revenue: {} };
+    addSale(into, sale);
+    byVideo.set(id, into);
+  }
+  return byVideo;
 }
 
 /**
@@ -183,22 +204,22 @@ export interface SaleSessionRow {
  * grouped by split-test variation, those of any of the scope's videos (a test's sale
  * may credit another of its videos).
  */
-export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], group: GroupBy): MetricsRow[] {
+export function attributeSales(groups: MetricsRow[], sales: SaleRow[], group: GroupBy): MetricsRow[] {
   const bySessionAlone = group.kind === "split_test";
   const keyOf = (video: string | number, session: string) => (bySessionAlone ? session : `${video}:${session}`);
-  const add = (to: Record<string, number>, currency: string, v: number) => {
-    to[currency] = (to[currency] ?? 0) + v;
-  };
   // One entry per key: a session's sales, and (keyed by session alone) those of its sessions on several videos.
-  const sold = new Map<string, { n: number; orders: Record<string, number>; revenue: Record<string, number> }>();
+  const sold = new Map<string, Sales & { n: number }>();
   for (const sale of sales) {
+    if (Number(sale.sale_hash) === 0) continue;
     const key = keyOf(sale.video_id, sale.sale_hash);
     const into = sold.get(key) ?? { n: 0, orders: {}, revenue: {} };
     into.n += 1;
-    add(into.orders, sale.currency, 1);
-    add(into.revenue, sale.currency, Number(sale.amount));
+    addSale(into, sale);
     sold.set(key, into);
   }
+  const add = (to: Record<string, number>, from: Record<string, number>) => {
+    for (const [currency, v] of Object.entries(from)) to[currency] = (to[currency] ?? 0) + v;
+  };
   return groups.map((row) => {
     const orders: Record<string, number> = {};
     const revenue: Record<string, number> = {};
@@ -207,8 +228,8 @@ export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], gr
     for (const [video, session, played] of row.buyers ?? []) {
       const found = sold.get(keyOf(video, session));
       if (!found) continue;
-      for (const [currency, n] of Object.entries(found.orders)) add(orders, currency, n);
-      for (const [currency, v] of Object.entries(found.revenue)) add(revenue, currency, v);
+      add(orders, found.orders);
+      add(revenue, found.revenue);
       if (Number(played)) {
         playedOrders += found.n;
         playedBuyers += 1;
@@ -218,30 +239,20 @@ export function attributeSales(groups: MetricsRow[], sales: SaleSessionRow[], gr
   });
 }
 
-/** The metrics per group with their sales (metricsSql and saleSessionsSql, run together). */
-export async function readMetrics(ch: Ch, s: Scope, group: GroupBy, masks: MaskPlan | Promise<MaskPlan>, top?: number): Promise<MetricsRow[]> {
-  const [groups, sales] = await Promise.all([
-    Promise.resolve(masks).then((plan) => rows<MetricsRow>(ch, metricsSql(s, group, plan, top))),
-    rows<SaleSessionRow>(ch, saleSessionsSql(s)),
-  ]);
-  return attributeSales(groups, sales, group);
-}
-
-/** Every verified, non-test sale of each video, per currency (traced to a session or not): the overview's sales. */
-export function videoSalesSql(s: Scope): Sql {
-  return {
-    query: `SELECT video_id, sumMap(map(sale_currency, toUInt64(1))) AS orders, sumMap(map(sale_currency, amount)) AS revenue
-FROM (${SALES_BY_KEY})
-WHERE is_verified AND NOT is_test
-GROUP BY video_id`,
-    query_params: salesParams(s),
-  };
-}
-
-export interface VideoSalesRow {
-  video_id: number;
-  orders: Record<string, number>;
-  revenue: Record<string, number>;
+/**
+ * The metrics per group with their sales (metricsSql and salesSql, run together).
+ * `sales`: the scope's sales when the caller has read them already.
+ */
+export async function readMetrics(
+  ch: Ch,
+  s: Scope,
+  group: GroupBy,
+  masks: MaskPlan | Promise<MaskPlan>,
+  top?: number,
+  sales: Promise<SaleRow[]> = rows<SaleRow>(ch, salesSql(s)),
+): Promise<MetricsRow[]> {
+  const [groups, sold] = await Promise.all([Promise.resolve(masks).then((plan) => rows<MetricsRow>(ch, metricsSql(s, group, plan, top))), sales]);
+  return attributeSales(groups, sold, group);
 }
 
 export interface MetricsRow {
@@ -285,15 +296,10 @@ const rate = (num: number, den: number, places = 4): number | null => (den ? rou
 /**
  * The wire metrics of one group. `hasDuration`: the video's duration is known, so the
  * share watched means something; `sales`: the group's sales when not the row's own
- * (the overview's, videoSalesSql); `spend`: its ad spend per currency (undefined: ROAS
+ * (the overview's, salesByVideo); `spend`: its ad spend per currency (undefined: ROAS
  * does not apply to this grouping).
  */
-export function groupMetrics(
-  row: MetricsRow | undefined,
-  hasDuration: boolean,
-  sales?: Pick<MetricsRow, "orders" | "revenue">,
-  spend?: SpendRow[],
-): GroupMetrics {
+export function groupMetrics(row: MetricsRow | undefined, hasDuration: boolean, sales?: Sales, spend?: SpendRow[]): GroupMetrics {
   const n = (v: unknown) => Number(v ?? 0);
   const impressions = n(row?.impressions);
   const plays = n(row?.plays);

@@ -14,9 +14,10 @@ import {
   groupMetrics,
   type MaskPlan,
   readMetrics,
+  type SaleRow,
+  salesByVideo,
+  salesSql,
   type SpendRow,
-  type VideoSalesRow,
-  videoSalesSql,
 } from "./metrics.ts";
 import * as q from "./queries.ts";
 import { intParam, oneOfParam, resolveWindow, scopeOf, videoOf, type Window, type WindowQuery } from "./service.ts";
@@ -35,12 +36,10 @@ export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend): Promise<Map<number, GroupMetrics>> {
   const masks = maskPlan(deps, scope);
-  const [rows, videoSales, { durations }] = await Promise.all([
-    readMetrics(deps.ch, scope, { kind: "video" }, masks),
-    q.rows<VideoSalesRow>(deps.ch, videoSalesSql(scope)),
-    masks,
-  ]);
-  const sales = new Map(videoSales.map((r) => [Number(r.video_id), r]));
+  // One read of the sales serves both the sessions' groups and each video's own figures.
+  const sold = q.rows<SaleRow>(deps.ch, salesSql(scope));
+  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "video" }, masks, undefined, sold), masks]);
+  const sales = salesByVideo(await sold);
   const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
