@@ -15,11 +15,7 @@ import type { Ch } from "../../storage/clickhouse.ts";
 import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
 
 export type { CurrencyMetrics, GroupMetrics };
-import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
-
-/** The scope's sessions that started in the window. */
-const SESSION_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
-  AND started >= toDateTime({start:String}, {tz:String}) AND started < toDateTime({end:String}, {tz:String})`;
+import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SESSION_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
 
 /** What a breakdown groups sessions by: one value per session (`analytics_sessions`, 0011_session_start.sql). */
 export const DIMENSIONS = {

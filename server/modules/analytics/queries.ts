@@ -37,6 +37,10 @@ export function scopeParams(s: Scope): Record<string, unknown> {
 export const SLOT_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
   AND slot >= toDateTime({start:String}, {tz:String}) AND slot < toDateTime({end:String}, {tz:String})`;
 
+/** The seller metrics read `analytics_sessions` (0011_session_start.sql): the sessions that started in the window, by their start slot. */
+export const SESSION_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+  AND started >= toDateTime({start:String}, {tz:String}) AND started < toDateTime({end:String}, {tz:String})`;
+
 /**
  * The scope's sales, one row per sale (`analytics_sales`, 0006_seller_analytics.sql):
  * rows sharing a key (a browser row and its verified postback) merge, the verified row
