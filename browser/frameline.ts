@@ -1,5 +1,5 @@
 /**
- * `window.Frameline`, the page's one global (SPEC.md "Custom events", client
+ * `window.Frameline`, the page's one global (docs/api.md "Custom events", client
  * surface): `track(name, properties)`, `getSessionId()`, `getDeviceId()`.
  * The player and the standalone tracker both bundle this module. Whichever
  * runs first creates the global and resolves the viewer's ids; the other

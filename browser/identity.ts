@@ -2,8 +2,8 @@ import { randomId, read, write } from "./storage.ts";
 
 /**
  * The viewer's ids on this page, the same for the player and the tracker. The
- * session joins the `fl_sid` query parameter when it is a valid id (SPEC.md
- * "Custom events", session bridging; CONTRACT.md prefix table) so a checkout
+ * session joins the `fl_sid` query parameter when it is a valid id (docs/api.md
+ * "Custom events", session bridging; docs/api.md prefix table) so a checkout
  * on another domain can carry it; otherwise it lives for the tab
  * (sessionStorage). The device id lives in localStorage.
  */

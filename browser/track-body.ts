@@ -1,7 +1,7 @@
 /**
- * The body of a browser custom event (`POST {events_url}/v1/track`, SPEC.md
+ * The body of a browser custom event (`POST {events_url}/v1/track`, docs/api.md
  * "Custom events", browser path), built so that the events host never has to
- * refuse it: SPEC.md "Limits" are applied here, in the page. `value` becomes
+ * refuse it: docs/api.md "Limits" are applied here, in the page. `value` becomes
  * the numeric value, identity keys tie the viewer (a raw email or phone is
  * hashed before it leaves the page), every other scalar key is a property.
  */
@@ -10,7 +10,7 @@ import type { Identity } from "./identity.ts";
 
 type TrackProperties = NonNullable<TrackBody["properties"]>;
 
-/** SPEC.md "Limits" and the bounds of the /v1/track schema. */
+/** docs/api.md "Limits" and the bounds of the /v1/track schema. */
 const LIMITS = { properties: 20, key: 40, text: 100, value: 1e9, name: 255, id: 255, profileId: 100 } as const;
 
 /** Hash fields a page may pass itself: kept when well-formed (lowercased), dropped otherwise. */

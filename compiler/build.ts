@@ -1,5 +1,5 @@
 /**
- * The two esbuild builds of a player (DESIGN.md "Player code like hls.js"):
+ * The two esbuild builds of a player (docs/architecture.md "Player code like hls.js"):
  * the shared core, content-hashed and built once per process per source
  * content, and the small per-video entry with the live settings baked in as
  * `define` constants so features a video does not use drop out of its bundle.

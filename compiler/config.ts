@@ -8,7 +8,7 @@ import type { VideoRow } from "../server/modules/videos/repo.ts";
 import type { FeatureFlags } from "./flags.ts";
 import type { PlayerConfig, PlaylistConfig, Rendition } from "../player/types.ts";
 
-// The contract with player/ is declared once, on the player's side (DESIGN.md: player/ never imports server code).
+// The contract with player/ is declared once, on the player's side (docs/architecture.md: player/ never imports server code).
 export type { PlayerConfig } from "../player/types.ts";
 /** What the compiler knows about a video an item points at. */
 export type ItemMedia = Pick<VideoRow, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;

@@ -1,5 +1,5 @@
 /**
- * The feature-flag rule, once (DESIGN.md "A player feature is one folder
+ * The feature-flag rule, once (docs/architecture.md "A player feature is one folder
  * entry and one flag"). Each row names a feature, the option group that turns
  * it on and, when the feature needs content, the list that must be non-empty.
  * Everything else derives from this table: the esbuild `define` of build.ts,

@@ -1,5 +1,5 @@
 /**
- * Pushes player files to the CDN targets (SPEC.md "Video settings" rules 7-8).
+ * Pushes player files to the CDN targets (docs/api.md "Video settings" rules 7-8).
  * Content-hashed core files are immutable and pushed once per target. The
  * per-video entry sits at a stable key, so every deploy overwrites it: when a
  * target fails, the targets already written get their previous bytes back, so

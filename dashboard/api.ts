@@ -1,12 +1,12 @@
 /**
  * The two APIs the dashboard uses, and nothing else: the operator API
- * (CONTRACT.md, admin key) and the application API (SPEC.md, a scoped token
+ * (docs/api.md, admin key) and the application API (docs/api.md, a scoped token
  * the dashboard mints for itself through the operator API).
  */
 import { navigate } from "./router.ts";
 import * as session from "./session.ts";
 
-/** Every scope the dashboard's own pages need (SPEC.md "Authentication"). */
+/** Every scope the dashboard's own pages need (docs/api.md "Authentication"). */
 const DASHBOARD_SCOPES = ["videos:read", "videos:write", "analytics:read", "webhooks:write"];
 
 export class HttpError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Resumable upload (SPEC.md "Uploads"): our own init creates the session, then
+ * Resumable upload (docs/api.md "Uploads"): our own init creates the session, then
  * tus-js-client sends the bytes to its `upload_url` (the server speaks tus 1.0
  * core there) with progress, retries and resuming from the server's offset,
  * then complete. The upload id is kept per file fingerprint in localStorage, so

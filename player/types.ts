@@ -200,7 +200,7 @@ export interface CollectEvent {
   [field: string]: unknown;
 }
 
-/** Body of `POST {events_url}/v1/collect` (CONTRACT.md: the player's own design). */
+/** Body of `POST {events_url}/v1/collect` (docs/api.md: the player's own design). */
 export interface CollectBatch {
   workspace_code: string;
   video_code: string;

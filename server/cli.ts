@@ -1,5 +1,5 @@
 /**
- * `npm run cli -- <command>`: a thin client of the operator API (CONTRACT.md),
+ * `npm run cli -- <command>`: a thin client of the operator API (docs/api.md),
  * printing JSON. It talks to PUBLIC_URL with ADMIN_KEY (or DATA_DIR/admin.key).
  */
 import { parseArgs } from "node:util";

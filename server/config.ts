@@ -34,15 +34,15 @@ export interface Config {
   /** Run job workers (encoder, deliverer, sweeper) inside the server process. */
   inProcessWorkers: boolean;
   limits: { readsPerMinute: number; writesPerMinute: number };
-  /** Events host limits (SPEC.md "Limits"). */
+  /** Events host limits (docs/api.md "Limits"). */
   eventLimits: { perWorkspacePerMinute: number; perIpPerMinute: number; browserConversionPerIpPerMinute: number };
-  /** Group commit of the ingest batchers (DESIGN.md "Ingest"). */
+  /** Group commit of the ingest batchers (docs/architecture.md "Ingest"). */
   ingest: { maxRows: number; maxWaitMs: number; concurrency: number; gatherMs: number };
   /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
   trustProxy: boolean;
   /** A JSON body that has not fully arrived this long after the request is refused with 400 (http/json-body.ts). */
   bodyTimeoutMs: number;
-  /** Uploads and encoding (SPEC.md "Uploads", "Limits"). */
+  /** Uploads and encoding (docs/api.md "Uploads", "Limits"). */
   media: {
     ffmpegPath: string;
     ffprobePath: string;
@@ -150,7 +150,7 @@ export function loadConfig(env: Env): Config {
       ffprobePath: mediaTool(env, "FFPROBE_PATH", "ffprobe", "@ffprobe-installer/ffprobe").path,
       legacyHls: ffmpeg.bundled,
       encoderConcurrency: Math.max(1, integer(env, "ENCODER_CONCURRENCY", 1)),
-      // SPEC.md "Limits": 3000 MB per single-shot request.
+      // docs/api.md "Limits": 3000 MB per single-shot request.
       singleUploadMaxBytes: integer(env, "SINGLE_UPLOAD_MAX_BYTES", 3000 * 1024 * 1024),
     },
     logLevel: level,

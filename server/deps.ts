@@ -1,6 +1,6 @@
 /**
  * Everything a request or job needs from the outside world, built once per
- * process from a `Config` and passed down (DESIGN.md "Config is read once"):
+ * process from a `Config` and passed down (docs/architecture.md "Config is read once"):
  * the engines and the per-process state (batchers, caches, wake-ups), built
  * here rather than in module scope so that `close()` stops all of it in one
  * written order and two apps in one process never share a cache.

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { bodyFor, ErrorTable, Errors, fail, validation, type ErrorCode } from "./errors.ts";
 
-/** SPEC.md "Errors", status by code: binding, so the table may not drift from it. */
+/** docs/api.md "Errors", status by code: binding, so the table may not drift from it. */
 const SPEC_STATUSES: Partial<Record<ErrorCode, number>> = {
   INVALID_PAYLOAD: 400,
   INVALID_EVENT_NAME: 400,
@@ -31,7 +31,7 @@ const SPEC_STATUSES: Partial<Record<ErrorCode, number>> = {
 };
 
 describe("the error table", () => {
-  test("every code SPEC.md names has SPEC.md's status", () => {
+  test("every code docs/api.md names has docs/api.md's status", () => {
     for (const [code, status] of Object.entries(SPEC_STATUSES)) expect([code, ErrorTable[code as ErrorCode].status as number]).toEqual([code, status]);
   });
 
@@ -58,7 +58,7 @@ describe("the error table", () => {
     expect(bodyFor(validation({ a: ["x"] }), "events")).toEqual({ message: "x", errors: { a: ["x"] } });
   });
 
-  test("POST /conversions answers 503 WRITE_FAILED where the events host answers 500 (SPEC.md)", () => {
+  test("POST /conversions answers 503 WRITE_FAILED where the events host answers 500 (docs/api.md)", () => {
     expect(Errors.conversionNotWritten().status).toBe(503);
     expect(Errors.conversionNotWritten().code).toBe("WRITE_FAILED");
     expect(Errors.eventNotWritten().status).toBe(500);

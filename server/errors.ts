@@ -1,5 +1,5 @@
 /**
- * Every error the service answers: one table of codes (SPEC.md "Errors" and the
+ * Every error the service answers: one table of codes (docs/api.md "Errors" and the
  * project's own) with their status, body shape and default message, one class,
  * and the factories built from the table. http/errors-plugin.ts renders them.
  *
@@ -8,7 +8,7 @@
  * in `Errors`, and list it in README.md "Errors" (a unit test checks that).
  */
 
-/** The body shapes of SPEC.md "Errors". */
+/** The body shapes of docs/api.md "Errors". */
 export const Shapes = {
   /**
    * `{error: {code, message, ...extra}}` on the application and operator APIs; the
@@ -36,7 +36,7 @@ const row = (status: number, shape: Shape, message: string, headers?: Readonly<R
 const RETRY_1 = { "Retry-After": "1" } as const;
 const RETRY_5 = { "Retry-After": "5" } as const;
 
-/** The codes, by status. SPEC.md's statuses are binding; the README lists the same rows. */
+/** The codes, by status. docs/api.md's statuses are binding; the README lists the same rows. */
 export const ErrorTable = {
   INVALID_PAYLOAD: row(400, "coded", "The request body is invalid."),
   INVALID_EVENT_NAME: row(400, "coded", "The event name has no usable characters after normalisation (a-z, 0-9, _ and -)."),
@@ -76,7 +76,7 @@ export const ErrorTable = {
   DATABASE_BUSY: row(503, "coded", "Another request changed the same data at the same moment. Nothing was changed; retry.", RETRY_1),
   DATABASE_UNAVAILABLE: row(503, "coded", "The database is unreachable for a moment. Nothing was changed; retry.", RETRY_5),
   INSUFFICIENT_STORAGE: row(507, "coded", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
-  // SPEC.md "Automation-platform REST hooks": an unknown trigger key is a 200-range status with a flat body.
+  // docs/api.md "Automation-platform REST hooks": an unknown trigger key is a 200-range status with a flat body.
   UNKNOWN_TRIGGER: row(200, "flat", "No trigger has this key."),
 } as const;
 
@@ -132,7 +132,7 @@ function make(status: number, code: ErrorCode, message: string, extra: Record<st
 /** Where a request arrived: the events host (`/v1/...`) writes coded errors flat. */
 export type Host = "api" | "events";
 
-/** The body as answered on `host` (SPEC.md "Errors": the events host uses `{error: CODE, message}`). */
+/** The body as answered on `host` (docs/api.md "Errors": the events host uses `{error: CODE, message}`). */
 export function bodyFor(error: ApiError, host: Host): unknown {
   const { error: inner, ...outer } = error.body as { error?: unknown };
   if (host !== "events" || typeof inner !== "object" || inner === null) return error.body;
@@ -140,7 +140,7 @@ export function bodyFor(error: ApiError, host: Host): unknown {
   return { error: code, message, ...extra, ...outer };
 }
 
-/** 422 in SPEC.md's validation shape. */
+/** 422 in docs/api.md's validation shape. */
 export function validation(errors: Record<string, string[]>, message?: string): ApiError {
   const first = Object.values(errors)[0]?.[0];
   const count = Object.values(errors).reduce((n, list) => n + list.length, 0);
@@ -165,7 +165,7 @@ export const Errors = {
   authRequired: () => fail("AUTH_REQUIRED"),
   invalidToken: (message?: string) => fail("INVALID_TOKEN", message),
   insufficientScope: (required: string) => fail("INSUFFICIENT_SCOPE", `This call needs the ${required} scope.`, { required }),
-  /** SPEC.md "Authentication" 8: the events host refuses the legacy key outright. */
+  /** docs/api.md "Authentication" 8: the events host refuses the legacy key outright. */
   legacyKeyRefused: () =>
     fail("INSUFFICIENT_SCOPE", "The legacy workspace key is not accepted on the events host; use a scoped token with events:write.", {
       required: "events:write",
@@ -174,7 +174,7 @@ export const Errors = {
   rateLimited: (retryAfterSeconds: number, headers: Record<string, string>) =>
     fail("RATE_LIMITED", `Too many requests. Retry in ${retryAfterSeconds} s.`, {}, { ...headers, "Retry-After": String(retryAfterSeconds) }),
 
-  /** 404 for GET video, settings, embed and config (SPEC.md "Errors"). */
+  /** 404 for GET video, settings, embed and config (docs/api.md "Errors"). */
   videoNotFoundRead: () => fail("NOT_FOUND", "Video not found"),
   /** 404 for PATCH, DELETE, duplicate, playlist and settings calls. */
   modelNotFound: (model: string, id: string | number) => fail("MODEL_NOT_FOUND", `No query results for model [${model}] ${id}`),
@@ -187,10 +187,10 @@ export const Errors = {
   idempotencyKeyReused: () =>
     validation({ "Idempotency-Key": ["This key was already used with a different request body."] }, "The Idempotency-Key was reused with a different request."),
   idempotencyInProgress: () => fail("IDEMPOTENCY_IN_PROGRESS"),
-  /** A stored first answer replayed as it was sent (SPEC.md "Endpoints", Idempotency-Key). */
+  /** A stored first answer replayed as it was sent (docs/api.md "Endpoints", Idempotency-Key). */
   replayed: (status: number, body: Record<string, unknown>) => new ApiError(status, body, { "Idempotency-Replayed": "true" }),
 
-  /** SPEC.md "Errors", upload rows (and the 412 a tus client of another protocol version gets). */
+  /** docs/api.md "Errors", upload rows (and the 412 a tus client of another protocol version gets). */
   uploadNotFound: () => fail("UPLOAD_NOT_FOUND"),
   offsetRequired: (message?: string) => fail("OFFSET_REQUIRED", message),
   emptyChunk: () => fail("EMPTY_CHUNK"),
@@ -210,11 +210,11 @@ export const Errors = {
   tooManyEventNames: (inUse: number, limit: number) =>
     fail("TOO_MANY_EVENT_NAMES", `This workspace already uses ${inUse} distinct event names, the most allowed (${limit}).`, { in_use: inUse, limit }),
   eventNotWritten: (message = "The event could not be written. Retry (with the same event_id to avoid a double count).") => fail("WRITE_FAILED", message),
-  /** SPEC.md "Errors": on `POST /conversions` a write that did not happen is 503, not the events host's 500. */
+  /** docs/api.md "Errors": on `POST /conversions` a write that did not happen is 503, not the events host's 500. */
   conversionNotWritten: () =>
     make(503, "WRITE_FAILED", "The conversion could not be written. Retry with the same Idempotency-Key.", {}, { "Retry-After": "5" }),
   browserConversionNotWritten: () => fail("WRITE_FAILED", "The conversion could not be written. Retry with the same order_id."),
-  /** SPEC.md "Errors": the conversion's 404 echoes `video_code`, inside the error and beside it. */
+  /** docs/api.md "Errors": the conversion's 404 echoes `video_code`, inside the error and beside it. */
   conversionVideoNotFound: (videoCode: string) =>
     new ApiError(404, { error: { code: "VIDEO_NOT_FOUND", message: "Video not found in this workspace.", video_code: videoCode }, video_code: videoCode }),
   integrationNotFound: (name: string) => fail("INTEGRATION_NOT_FOUND", `No integration "${name}" is configured for this workspace.`),

@@ -1,4 +1,4 @@
-/** Analytics of one video (SPEC.md "Analytics reads", "Exports"). */
+/** Analytics of one video (docs/api.md "Analytics reads", "Exports"). */
 import { useMemo, useState } from "preact/hooks";
 import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";

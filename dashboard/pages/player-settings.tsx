@@ -1,5 +1,5 @@
 /**
- * Player settings (SPEC.md "Video settings"): option groups in forms (the
+ * Player settings (docs/api.md "Video settings"): option groups in forms (the
  * sales groups' forms in player-forms/, one file each), the other groups as
  * JSON; save a draft, deploy with a label (through the operator API, which sets
  * every group), list the versions and restore one. 422 errors land next to the

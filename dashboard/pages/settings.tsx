@@ -1,4 +1,4 @@
-/** Settings: API tokens (SPEC.md "Authentication" 3), custom metrics and integrations. */
+/** Settings: API tokens (docs/api.md "Authentication" 3), custom metrics and integrations. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
 import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell, TableHead } from "../components.tsx";

@@ -27,7 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
   error: "Processing failed",
 };
 
-/** SPEC.md: the status read is the status object (some calls wrap it as `{video: …}`). */
+/** docs/api.md: the status read is the status object (some calls wrap it as `{video: …}`). */
 const unwrap = (r: any): Status => (r?.video?.orientations ? r.video : r);
 
 export function VideoPage({ id }: { id: number }) {
@@ -54,7 +54,7 @@ export function VideoPage({ id }: { id: number }) {
     void fetchStatus();
   }, [id]);
 
-  // Poll while encoding runs (SPEC.md "Uploads" rule 5 asks for a calm pace; a few seconds keeps the page live).
+  // Poll while encoding runs (docs/api.md "Uploads" rule 5 asks for a calm pace; a few seconds keeps the page live).
   useEffect(() => {
     if (!(watching || status?.status === "processing")) return;
     let stopped = false;
@@ -261,7 +261,7 @@ function Embed({ id, embed }: { id: number; embed: NonNullable<Status["embed"]> 
 /**
  * The embed snippet running in its own page (its CSP allows the player); same
  * origin, so it shares this tab's token. A video with a deployed version is
- * known to be published; before that the player may not be live yet (SPEC.md:
+ * known to be published; before that the player may not be live yet (docs/api.md:
  * it publishes itself about a minute after `ready`), so the preview waits to be asked.
  */
 export function Preview({ id, plain, version }: { id: number; plain?: boolean; version: number }) {

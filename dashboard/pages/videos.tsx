@@ -1,4 +1,4 @@
-/** Videos: search, sort, folders, paging, and creating a video (SPEC.md "Videos", "Folders"). */
+/** Videos: search, sort, folders, paging, and creating a video (docs/api.md "Videos", "Folders"). */
 import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select, FormEnd } from "../components.tsx";

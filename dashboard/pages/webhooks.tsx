@@ -1,4 +1,4 @@
-/** Webhook subscriptions (SPEC.md "Webhook subscriptions"): list, create, test, delete. */
+/** Webhook subscriptions (docs/api.md "Webhook subscriptions"): list, create, test, delete. */
 import { useState } from "preact/hooks";
 import { HttpError, call } from "../api.ts";
 import { CopyButton, ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync, FormEnd } from "../components.tsx";

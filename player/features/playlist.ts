@@ -4,7 +4,7 @@ const toSource = (i: PlaylistItem): Source => ({ code: i.video_code, title: i.ti
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
 
 /**
- * The playlist stored on the container video (SPEC.md "Playlists"). The queue
+ * The playlist stored on the container video (docs/api.md "Playlists"). The queue
  * is the items that have a stream, starting at the container's own entry when
  * it is one of them. Chrome: `rail` lists the items under the player, `button`
  * opens the list over it; lesson_navigation chooses the list ("sidebar"),

@@ -1,4 +1,4 @@
-/** The operator API's guard (CONTRACT.md): `Authorization: Bearer <ADMIN_KEY>`, compared in constant time. */
+/** The operator API's guard (docs/api.md): `Authorization: Bearer <ADMIN_KEY>`, compared in constant time. */
 import { timingSafeEqual } from "node:crypto";
 import { Errors } from "../errors.ts";
 import { credentialOf } from "./auth.ts";

@@ -14,7 +14,7 @@ import type { Auth } from "./token-verifier.ts";
 const LEGACY_DEPRECATION = "@1767225600";
 
 /**
- * The token a request carries (SPEC.md "Authentication" 1): `Authorization: Bearer <token>` or
+ * The token a request carries (docs/api.md "Authentication" 1): `Authorization: Bearer <token>` or
  * `X-API-Key: <token>`, nothing else; an Authorization header of another form (no scheme, Basic)
  * is a credential refused with INVALID_TOKEN.
  */
@@ -34,7 +34,7 @@ type SetHeaders = { headers: Record<string, string | number> };
 
 type Rules = Record<(typeof Scopes)[Scope]["kind"], RateLimitRule>;
 
-/** SPEC.md "Limits": reads and writes per minute per token. */
+/** docs/api.md "Limits": reads and writes per minute per token. */
 function rulesOf(limits: Deps["config"]["limits"]): Rules {
   return {
     read: { name: "reads", limit: limits.readsPerMinute, windowMs: 60_000 },

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on write endpoints (SPEC.md "Endpoints"): the first response
+ * `Idempotency-Key` on write endpoints (docs/api.md "Endpoints"): the first response
  * for a key is kept 24 h in Postgres and replayed with `Idempotency-Replayed:
  * true`; the same key with a different request is 422; a repeat while the first
  * is still running is 409. Server errors are not kept, so a retry runs again.

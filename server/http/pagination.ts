@@ -1,5 +1,5 @@
 /**
- * The paginated envelope of SPEC.md "Endpoints" (the Laravel paginator shape):
+ * The paginated envelope of docs/api.md "Endpoints" (the Laravel paginator shape):
  * page links keep every other query parameter of the request.
  */
 export interface Page<T> {

@@ -1,5 +1,5 @@
 /**
- * Per-token fixed one-minute windows (SPEC.md "Limits"), counted in a store
+ * Per-token fixed one-minute windows (docs/api.md "Limits"), counted in a store
  * every process shares: Redis when REDIS_URL is set, else Postgres; memory only
  * in embedded mode, which is one process by construction.
  */

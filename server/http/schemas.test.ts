@@ -41,7 +41,7 @@ describe("free-form JSON", () => {
   });
 });
 
-describe("properties (SPEC.md limits)", () => {
+describe("properties (docs/api.md limits)", () => {
   test("an object of at most 20 keys of 1 to 40 characters; values strings of at most 100 characters, numbers or booleans", () => {
     expect(propertiesProblem({ s: "x".repeat(100), n: -1.5, b: true })).toBeUndefined();
     for (const bad of [

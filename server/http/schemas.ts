@@ -1,5 +1,5 @@
 /**
- * The request-schema helpers every route uses (DESIGN.md "Edges check, storage
+ * The request-schema helpers every route uses (docs/architecture.md "Edges check, storage
  * trusts"): each value is checked where it enters, so a database error is an
  * outage, never a client's mistake. README.md "Limits" lists the bounds.
  *
@@ -11,7 +11,7 @@
  * - `DateOnly`, `DateTime`: calendar dates and ISO 8601 date-times from 1970-01-01
  *   to 2100-12-31 (what both engines store).
  * - `JsonObject`: a free-form object of bounded depth whose keys and strings are `Text`.
- * - `PropertyMap`: SPEC.md's `properties`: at most 20 keys of 1 to 40 characters,
+ * - `PropertyMap`: docs/api.md's `properties`: at most 20 keys of 1 to 40 characters,
  *   values strings of at most 100 characters, numbers or booleans.
  * - `PathId`: a numeric id in a path, checked by `parseId` (anything else is a 404).
  *
@@ -170,12 +170,12 @@ export function jsonProblem(value: unknown, maxDepth: number): string | undefine
   return undefined;
 }
 
-/** SPEC.md "Limits": properties per event. */
+/** docs/api.md "Limits": properties per event. */
 export const PROPERTY_LIMITS = { keys: 20, keyLength: 40, valueLength: 100 } as const;
 
 export type PropertyValue = string | number | boolean;
 
-/** Why `value` is not a SPEC.md `properties` object, or undefined. */
+/** Why `value` is not a docs/api.md `properties` object, or undefined. */
 export function propertiesProblem(value: unknown): string | undefined {
   if (!isPlainObject(value)) return "must be an object of strings, numbers or booleans";
   const entries = Object.entries(value);
@@ -231,7 +231,7 @@ export function JsonValue(options: { maxDepth: number }) {
   return Type.Unsafe<unknown>({ [Kind]: "JsonValue", [MAX_DEPTH_KEY]: options.maxDepth });
 }
 
-/** SPEC.md's `properties` (custom events, player events, browser conversions). */
+/** docs/api.md's `properties` (custom events, player events, browser conversions). */
 export function PropertyMap(description = "") {
   const { keys, keyLength, valueLength } = PROPERTY_LIMITS;
   return Type.Unsafe<Record<string, PropertyValue>>({

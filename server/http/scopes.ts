@@ -1,4 +1,4 @@
-/** SPEC.md "Authentication" scope table. */
+/** docs/api.md "Authentication" scope table. */
 export const Scopes = {
   "events:write": { kind: "write", grants: "send custom events" },
   "conversions:write": { kind: "write", grants: "send sales" },

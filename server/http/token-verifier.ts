@@ -1,7 +1,7 @@
 /**
  * Verifies tokens against Postgres and caches positive answers.
  *
- * SPEC.md "Authentication" 7: revocation is immediate on the application host,
+ * docs/api.md "Authentication" 7: revocation is immediate on the application host,
  * within 5 minutes on the events host. The application host therefore only
  * trusts a cache entry while revocations reach it: in-process eviction always,
  * and across processes a Postgres NOTIFY on revoke (the listener clears the whole

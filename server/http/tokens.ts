@@ -1,4 +1,4 @@
-/** Token formats of CONTRACT.md and the one-way hash that is all we store. */
+/** Token formats of docs/api.md and the one-way hash that is all we store. */
 import { createHash, randomBytes } from "node:crypto";
 
 export const TOKEN_PREFIX = "flt_";

@@ -1,5 +1,5 @@
 /**
- * Group commit into one ClickHouse table (DESIGN.md "Ingest"): rows collect
+ * Group commit into one ClickHouse table (docs/architecture.md "Ingest"): rows collect
  * until a few thousand are waiting or a few tens of milliseconds have passed,
  * then go in one INSERT. An idle batcher sends at once (after the current tick,
  * so a burst shares one INSERT); when a busy one's INSERT returns, the rows that

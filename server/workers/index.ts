@@ -15,7 +15,7 @@ export function startWorkers(deps: Deps): () => Promise<void> {
     startSweeper(deps, {
       idempotency_keys: sweepIdempotencyKeys,
       event_dedup: sweepEventDedup,
-      // SPEC.md "Upload session": 24 hours after init its chunks are discarded.
+      // docs/api.md "Upload session": 24 hours after init its chunks are discarded.
       upload_sessions: sweepExpiredUploads,
       // Exports past their retention go, file first.
       exports: sweepExpiredExports,

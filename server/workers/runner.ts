@@ -1,5 +1,5 @@
 /**
- * The workers' one job runner (DESIGN.md "Jobs"). A job is a row in Postgres:
+ * The workers' one job runner (docs/architecture.md "Jobs"). A job is a row in Postgres:
  * a queue claims due rows with FOR UPDATE SKIP LOCKED and leases them to one
  * worker, so any number of processes share it. The runner keeps the lease
  * renewed while a job runs; a worker that dies stops renewing and the row is

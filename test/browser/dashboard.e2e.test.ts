@@ -205,7 +205,7 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await page.locator("[data-status=ready]").waitFor({ timeout: 90_000 });
   const embed = await page.getByLabel("Embed code").inputValue();
   expect(embed).toContain('class="frameline-player"');
-  // SPEC.md: the player publishes itself about a minute after ready. If it is live, the preview shows the default colour first.
+  // docs/api.md: the player publishes itself about a minute after ready. If it is live, the preview shows the default colour first.
   const code = embed.match(/data-video="([^"]+)"/)![1];
   const published = await until(async () => (await fetch(`${base}/cdn/p/${code}.js`, { method: "HEAD" })).ok, 15_000, 500).catch(() => false);
   if (published) {

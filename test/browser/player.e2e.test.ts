@@ -1,7 +1,7 @@
 /**
  * The embeddable player in real headless Chromium, on a real HLS stream made
  * by ffmpeg, built with esbuild exactly as the compiler builds it, behind the
- * embed snippet of SPEC.md "Status object" (`embed.html` / `plain_html`).
+ * embed snippet of docs/api.md "Status object" (`embed.html` / `plain_html`).
  * Self-contained for now: a local server serves the bundles and the stream and
  * records what the player posts to `/v1/collect` and `/v1/track`.
  */
@@ -262,7 +262,7 @@ describe("player in Chromium", () => {
     await p.waitForSelector(".fl-root.fl-plain video[poster]");
     expect(await p.locator(".fl-controls").count()).toBe(0);
 
-    // The global object of SPEC.md "Custom events".
+    // The global object of docs/api.md "Custom events".
     const ids = await p.evaluate(() => [window.Frameline!.getSessionId(), window.Frameline!.getDeviceId()]);
     expect(ids[0]).toBe("bridged_session_0001");
     await p.evaluate(() =>
@@ -444,7 +444,7 @@ describe("player → the real events host", () => {
       await playedPast(p, 1.2);
       await p.evaluate(() => document.querySelector("video")!.pause());
       const session = await p.evaluate(() => window.Frameline!.getSessionId());
-      // A browser custom event needs its name declared as a custom metric (SPEC.md "Custom events").
+      // A browser custom event needs its name declared as a custom metric (docs/api.md "Custom events").
       expect((await t.call("POST", `/admin/v1/workspaces/${w.id}/custom-metrics`, { token: ADMIN_KEY, body: { name: "added_to_cart" } })).status).toBe(201);
       // After the first batch is answered the session is a known viewer, so the custom event is attributed (200, not 202).
       await until(() => real.statuses.length > 0, 5000);

@@ -2,7 +2,7 @@
  * The sales player in real headless Chromium, after real deploys: the real
  * server (`bun server/main.ts`, embedded engines, a temp DATA_DIR) encodes an
  * 8 s clip made by ffmpeg, each option group is deployed through the application
- * API (or, for the five SPEC.md keeps from it, the operator route), and a
+ * API (or, for the five docs/api.md keeps from it, the operator route), and a
  * customer page on another origin runs the snippet of GET /embed. Each test
  * checks what the viewer sees, what the page hears (the page API), what the
  * events read (GET /analytics/events) shows and what a subscribed webhook

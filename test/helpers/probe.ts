@@ -2,7 +2,7 @@
  * The bad-input probe of issue 14, kept: every route of the app (read from
  * `app.routes`, so new routes are covered), each fed the issue's cases in its
  * body fields, query parameters, path parameters and headers, through
- * `app.handle`. Each answer is classified (5xx, outside SPEC.md's shapes, no
+ * `app.handle`. Each answer is classified (5xx, outside docs/api.md's shapes, no
  * answer in time) and after every case `/health` and a database-backed read
  * must still answer. `fuzz.test.ts` reuses the pieces with generated values.
  */
@@ -41,7 +41,7 @@ const FILE_PREFIXES = ["/cdn/", "/media/", "/dashboard", "/t.js"];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** True when an answer is in one of SPEC.md "Errors" shapes (or is not an error). */
+/** True when an answer is in one of docs/api.md "Errors" shapes (or is not an error). */
 export function inSpecShape(status: number, body: unknown, path: string): boolean {
   if (status < 400) return true;
   if (FILE_PREFIXES.some((p) => path.startsWith(p))) return status < 500;

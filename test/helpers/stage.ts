@@ -1,7 +1,7 @@
 /**
  * The whole product for browser tests after real deploys: the real server
  * (`bun server/main.ts`, embedded engines, a temp DATA_DIR), Chromium, a webhook
- * receiver subscribed to every SPEC.md event, a customer site on another origin,
+ * receiver subscribed to every docs/api.md event, a customer site on another origin,
  * and one workspace with a token.
  */
 import { expect } from "bun:test";
@@ -25,9 +25,9 @@ export interface Stage {
   api(method: string, path: string, body?: unknown, token?: string): Promise<Answer>;
   /** A call to the operator API (`/admin/v1` + path). */
   admin(method: string, path: string, body?: unknown): Promise<Answer>;
-  /** A video with `file` uploaded and encoded (the ready state of SPEC.md "Status object"). */
+  /** A video with `file` uploaded and encoded (the ready state of docs/api.md "Status object"). */
   readyVideo(title: string, file: string): Promise<Video>;
-  /** The events read of SPEC.md "Analytics reads". */
+  /** The events read of docs/api.md "Analytics reads". */
   eventsRead(video: Video | { id: number }): Promise<{ event_type: string; event: string | null }[]>;
   /** Serves `body` on the customer site at `path`; answers its URL. */
   serve(path: string, body: string, type?: string): string;

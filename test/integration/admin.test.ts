@@ -1,4 +1,4 @@
-/** CONTRACT.md "The operator API": every route, its auth, shapes and validation. */
+/** docs/api.md "The operator API": every route, its auth, shapes and validation. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_KEY, testApp, type TestApp } from "../helpers/app.ts";
 
@@ -160,7 +160,7 @@ describe("tokens", () => {
     expect((await admin("GET", `/workspaces/${workspace.id}/tokens`)).body.tokens).toEqual([]);
   });
 
-  test("every SPEC.md scope can be minted", async () => {
+  test("every docs/api.md scope can be minted", async () => {
     const { workspace } = await newWorkspace();
     const scopes = [
       "events:write",

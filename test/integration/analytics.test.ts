@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Analytics reads" over rows written straight into ClickHouse; every
+ * docs/api.md "Analytics reads" over rows written straight into ClickHouse; every
  * expected number below is computed by hand from the rows in `seed()`.
  */
 import { beforeAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-/** SPEC.md "Authentication": tokens, scopes, the legacy key and every auth failure. */
+/** docs/api.md "Authentication": tokens, scopes, the legacy key and every auth failure. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { createApp } from "../../server/app.ts";

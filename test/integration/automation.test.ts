@@ -1,11 +1,11 @@
-/** SPEC.md "Automation-platform REST hooks" at /api/v1/{zapier|make|n8n}/... (CONTRACT.md). */
+/** docs/api.md "Automation-platform REST hooks" at /api/v1/{zapier|make|n8n}/... (docs/api.md). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { enqueueEvent } from "../../server/storage/outbox.ts";
 import { WebhookDeliverer } from "../../server/workers/webhook-deliverer.ts";
 
-/** SPEC.md's trigger catalogue (key, event, label), copied by hand. */
+/** docs/api.md's trigger catalogue (key, event, label), copied by hand. */
 const CATALOGUE = [
   ["new_lead", "lead.captured", "New Lead"],
   ["new_conversion", "conversion.created", "New Conversion"],
@@ -66,7 +66,7 @@ describe.each(PLATFORMS)("%s", (platform, display) => {
     expect(Object.keys(lead.data.identity).sort()).toEqual(["email", "first_name"]);
   });
 
-  test("an unknown key, or the internal event name, is 200 {error: unknown_trigger} (SPEC.md: a 200-range status) on sample and on subscribe, creating nothing", async () => {
+  test("an unknown key, or the internal event name, is 200 {error: unknown_trigger} (docs/api.md: a 200-range status) on sample and on subscribe, creating nothing", async () => {
     for (const key of ["nope", "lead.captured"]) {
       const sample = await t.call("GET", `${base}/triggers/${encodeURIComponent(key)}/sample`, { token: ws.token });
       expect(sample.status).toBe(200);

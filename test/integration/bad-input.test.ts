@@ -32,7 +32,7 @@ beforeAll(async () => {
   f = await makeFixtures(t);
 }, 120_000);
 
-test("every route, the issue's cases: no 5xx, every answer in a SPEC.md shape, no stall, the service alive after each", async () => {
+test("every route, the issue's cases: no 5xx, every answer in a docs/api.md shape, no stall, the service alive after each", async () => {
   const summary = await probe(t, f, routesOf(t.app));
   const lines = summary.failures
     .slice(0, 40)
@@ -112,7 +112,7 @@ describe("strings", () => {
     expect(titles.some((x) => x.includes("\0") || x.includes("\ufffd"))).toBe(false);
   });
 
-  test("properties is an object of strings, numbers or booleans within SPEC.md's limits", async () => {
+  test("properties is an object of strings, numbers or booleans within docs/api.md's limits", async () => {
     for (const properties of [true, 0, "x", [], [1], null, { a: { b: 1 } }, { a: [1] }, { ["k".repeat(41)]: 1 }, { a: "v".repeat(101) }]) {
       for (const path of ["/v1/event", "/v1/track"]) {
         const body = path === "/v1/track" ? { workspace_code: f.ws.code, event: "signup", properties } : { event: "signup", properties };

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "What the service does" 9: the token decides the workspace. For every
+ * docs/api.md "What the service does" 9: the token decides the workspace. For every
  * /api/v1 route, a credential of workspace B (scoped token or legacy key) never
  * sees or changes workspace A's rows.
  */

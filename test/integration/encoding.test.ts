@@ -1,6 +1,6 @@
 /**
  * From an accepted file to a playable HLS stream, with the real ffmpeg and the
- * encoder worker running in this process: SPEC.md "Video processing status",
+ * encoder worker running in this process: docs/api.md "Video processing status",
  * the status, embed and config reads, replacement, failure and a dead worker.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -72,7 +72,7 @@ describe("encoding", () => {
       orientations: { landscape: { status: "ready", progress: 100, error: null }, portrait: null },
       status_url: `${BASE}/api/v1/videos/${video.id}/status`,
     });
-    // SPEC.md: progress moves in steps.
+    // docs/api.md: progress moves in steps.
     for (const p of progress) expect(p % 10).toBe(0);
     expect(status.embed.script_url).toBe(`${BASE}/cdn/p/${video.code}.js`);
     expect(status.embed.html).toContain(video.code);

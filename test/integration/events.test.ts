@@ -115,7 +115,7 @@ describe("POST /v1/event", () => {
     const outbox = await t.deps
       .sql`SELECT data FROM outbox WHERE workspace_id = ${ws.id} AND event = 'lead.captured' AND data->'identity'->>'email' = ${email}`;
     expect(outbox).toHaveLength(1);
-    // The shape of SPEC.md's new_lead automation sample.
+    // The shape of docs/api.md's new_lead automation sample.
     expect(outbox[0]!.data).toMatchObject({ video_code: video.code, identity: { email, first_name: null }, url: null, video_id: video.id });
     expect(Date.parse(outbox[0]!.data.captured_at)).toBeGreaterThan(0);
   });

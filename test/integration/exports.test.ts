@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Exports": create (validation, video ownership, idempotency), the build job
+ * docs/api.md "Exports": create (validation, video ownership, idempotency), the build job
  * (pending → processing → ready | failed, streamed into the blob store), download in
  * both formats with the columns of the matching analytics read, isolation and expiry.
  */

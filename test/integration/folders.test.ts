@@ -1,4 +1,4 @@
-/** SPEC.md "Folders". */
+/** docs/api.md "Folders". */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 

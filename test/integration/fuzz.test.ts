@@ -2,7 +2,7 @@
  * Property: whatever a client sends to any route (bodies and query strings
  * generated from the route's own schema, with issue 14's hostile values mixed
  * in at any depth, and odd headers), the service answers without a 5xx, in
- * one of SPEC.md's shapes, and `/health` and a database-backed read still
+ * one of docs/api.md's shapes, and `/health` and a database-backed read still
  * answer afterwards. Routes come from `app.routes`, so new ones are covered.
  * `FUZZ_RUNS` (per route, default 25) and `FUZZ_SEED` reproduce or widen a run.
  */
@@ -71,7 +71,7 @@ function queryString(value: unknown): string {
   return `?${params}`;
 }
 
-test("any body, query and headers to any route: no 5xx, a SPEC.md shape, the service alive after each", async () => {
+test("any body, query and headers to any route: no 5xx, a docs/api.md shape, the service alive after each", async () => {
   const started = performance.now();
   let cases = 0;
   const routes = routesOf(t.app).filter((r) => r.body || r.query || r.path.includes(":"));

@@ -1,4 +1,4 @@
-/** SPEC.md "Endpoints": `Idempotency-Key` on write endpoints. */
+/** docs/api.md "Endpoints": `Idempotency-Key` on write endpoints. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";

@@ -1,4 +1,4 @@
-/** CONTRACT.md paths: /api/v1/openapi.json and /api/v1/docs describe every route built. */
+/** docs/api.md paths: /api/v1/openapi.json and /api/v1/docs describe every route built. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../helpers/app.ts";
 

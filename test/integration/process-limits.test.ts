@@ -1,7 +1,7 @@
 /**
  * Issue 14 over real sockets, against the process `npm start` runs: what Bun's
  * HTTP layer sees before the app does (a 100 KB URL, a Content-Length that
- * lies, a body that stops) answers in SPEC.md's shapes and in seconds, and
+ * lies, a body that stops) answers in docs/api.md's shapes and in seconds, and
  * SIGTERM stops the process even with a request still in flight.
  */
 import { afterAll, expect, test } from "bun:test";

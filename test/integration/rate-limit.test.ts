@@ -1,4 +1,4 @@
-/** SPEC.md "Limits": 600 reads and 60 writes per minute per token, in a store every process shares. */
+/** docs/api.md "Limits": 600 reads and 60 writes per minute per token, in a store every process shares. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectPostgres, type Sql } from "../../server/storage/postgres.ts";
 import { consume, memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "../../server/http/rate-limit.ts";

@@ -443,7 +443,7 @@ describe("seller overview", () => {
     expect(built).toEqual(stored!);
   });
 
-  test("SPEC.md's summary counts the same true plays", async () => {
+  test("docs/api.md's summary counts the same true plays", async () => {
     const res = await get(`/videos/${ids.v.id}/analytics/summary?from=${FROM}&to=${TODAY}`);
     const plays = visitsOf("v").filter(played);
     expect(res.body.summary.plays).toBe(plays.length);
@@ -594,7 +594,7 @@ describe("ad spend", () => {
 });
 
 describe("validation and isolation", () => {
-  test("invalid by, segment, dates, sort and ranges are 422 in SPEC.md's shape", async () => {
+  test("invalid by, segment, dates, sort and ranges are 422 in docs/api.md's shape", async () => {
     const v = ids.v.id;
     for (const [path, field] of [
       [`/videos/${v}/analytics/breakdown?by=planet`, "by"],

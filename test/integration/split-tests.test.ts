@@ -1,6 +1,6 @@
 /**
- * The split-test resource (beyond SPEC.md): create, read, list, pause, resume, end;
- * validation in SPEC.md's 422 shape and 404 for other workspaces; what the events
+ * The split-test resource (beyond the core interface): create, read, list, pause, resume, end;
+ * validation in docs/api.md's 422 shape and 404 for other workspaces; what the events
  * host serves a viewer in each state; the variation carried by player events, custom
  * events and sales traced to the session; the control's embed serving the test; and a
  * `play` goal decided and promoted to everyone.
@@ -79,7 +79,7 @@ describe("create, read, list", () => {
     expect((await t.call("POST", `/api/v1/split-tests/${st.id}/end`, { token: a.token, body: { winner_variation_id: st.variations[1].id } })).status).toBe(200);
   });
 
-  test("bad input is 422 in SPEC.md's shape and creates nothing", async () => {
+  test("bad input is 422 in docs/api.md's shape and creates nothing", async () => {
     const before = await testsOf(a);
     const cases: [unknown, string][] = [
       [{ name: "x", variations: pair(0, 1, [50, 40]), goal: "play" }, "variations"],

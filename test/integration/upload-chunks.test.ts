@@ -1,5 +1,5 @@
 /**
- * SPEC.md's "Upload session" table for chunks of any size, through the real app,
+ * docs/api.md's "Upload session" table for chunks of any size, through the real app,
  * over the fs media store and the S3 one (s3rver): one suite, both stores.
  * `chunk_size` is what the server recommends; every non-empty chunk at the
  * server's offset advances it, and the stored file is the source, byte for byte.

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Uploads" and the "Upload session" state table, over the real app with
+ * docs/api.md "Uploads" and the "Upload session" state table, over the real app with
  * the fs media store (and the S3 store against s3rver at the end). The encoder
  * is not running here: encoding.test.ts takes files from `processing` onwards.
  */

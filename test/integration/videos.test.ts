@@ -6,7 +6,7 @@ let t: TestApp;
 let ws: TestWorkspace;
 beforeAll(async () => ({ t, ws } = await appAndWorkspace({ config: UNLIMITED })), 60_000);
 
-/** SPEC.md "Settings option groups": the 18 groups copy_from copies, in snake_case. */
+/** docs/api.md "Settings option groups": the 18 groups copy_from copies, in snake_case. */
 const COPIED = [
   "style_options",
   "playback_options",

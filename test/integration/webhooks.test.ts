@@ -1,4 +1,4 @@
-/** SPEC.md "Webhook subscriptions": routes, validation, secrecy, workspace isolation, SSRF refusal and the test endpoint. */
+/** docs/api.md "Webhook subscriptions": routes, validation, secrecy, workspace isolation, SSRF refusal and the test endpoint. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { startReceiver, verifyStandardWebhook, type Receiver } from "../helpers/receiver.ts";
@@ -46,7 +46,7 @@ describe("auth", () => {
 });
 
 describe("create and list", () => {
-  test("create answers 201 with the subscription and never the secret; list adds supported_events (exactly SPEC.md's)", async () => {
+  test("create answers 201 with the subscription and never the secret; list adds supported_events (exactly docs/api.md's)", async () => {
     const res = await create(t, ws.token, valid());
     expect(res.status).toBe(201);
     expect(res.body).toEqual({

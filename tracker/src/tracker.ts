@@ -1,5 +1,5 @@
 /**
- * Frameline's standalone events script (SPEC.md "Custom events", browser path).
+ * Frameline's standalone events script (docs/api.md "Custom events", browser path).
  * One self-running function in the manner of umami's tracker: it reads its
  * `data-*` attributes, never throws into the page and never blocks it. The
  * tracking itself (ids, limits, hashing, `window.Frameline`) is browser/,

@@ -21,7 +21,7 @@ export interface GroupFormProps {
 export interface GroupForm {
   group: string;
   legend: string;
-  /** Set through the operator API only (SPEC.md "Video settings" rule 3 keeps it from the application API). */
+  /** Set through the operator API only (docs/api.md "Video settings" rule 3 keeps it from the application API). */
   operator?: boolean;
   Form: (props: GroupFormProps) => JSX.Element;
 }
@@ -158,7 +158,7 @@ export function groupForm(group: string, legend: string, body: FormBody): GroupF
   return { group, legend, Form: (p) => body(fields(group, p), p) };
 }
 
-/** The form of a group only the operator API sets (SPEC.md "Video settings" rule 3): the dashboard saves through it. */
+/** The form of a group only the operator API sets (docs/api.md "Video settings" rule 3): the dashboard saves through it. */
 export const operatorForm = (group: string, legend: string, body: FormBody): GroupForm => ({ ...groupForm(group, legend, body), operator: true });
 
 /**

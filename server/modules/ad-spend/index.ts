@@ -1,4 +1,4 @@
-/** Routes of ad spend (beyond SPEC.md): validation and HTTP only; rules live in service.ts. */
+/** Routes of ad spend (beyond the core interface): validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";

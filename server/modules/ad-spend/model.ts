@@ -1,4 +1,4 @@
-/** Wire schemas of the ad spend a seller enters per video (beyond SPEC.md). */
+/** Wire schemas of the ad spend a seller enters per video (beyond the core interface). */
 import { t } from "elysia";
 import { DATE_MAX, DATE_MIN, DateOnly, Num, PathId, Text } from "../../http/schemas.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Ad spend (beyond SPEC.md): what a seller paid per video, day and traffic source,
+ * Ad spend (beyond the core interface): what a seller paid per video, day and traffic source,
  * so the overview can show ROAS. Knows nothing of HTTP.
  */
 import type { Deps } from "../../deps.ts";

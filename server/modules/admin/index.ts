@@ -1,4 +1,4 @@
-/** The operator API of CONTRACT.md, guarded by the admin key. */
+/** The operator API of docs/api.md, guarded by the admin key. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
@@ -31,7 +31,7 @@ const OperatorSettings = JsonObject({
   maxDepth: MAX_JSON_DEPTH,
   properties: { ...groupsDoc(GROUP_NAMES), _version_label: t.Optional(t.Unknown({ description: "Deploy: a label for the version, at most 255 characters." })) },
   description:
-    "Any subset of option groups, the five SPEC.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
+    "Any subset of option groups, the five docs/api.md keeps from the application API included (`headline_options`, `pitch_time_options`, " +
     "`cloak_options`, `share_options`, `actions_options`), merged recursively over the live settings, a list replacing the stored list whole; `_version_label` on deploy.",
 });
 
@@ -89,7 +89,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           body: t.Object({
             name: Name,
             scopes: t.Array(Text({ maxLength: 64 }), { maxItems: 64, error: "The scopes must be a list of scope names." }),
-            // SPEC.md "Authentication" 3: blank (omitted or null) means never expires; CONTRACT.md: an integer (a JSON number, not "1").
+            // docs/api.md "Authentication" 3: blank (omitted or null) means never expires; docs/api.md: an integer (a JSON number, not "1").
             expires_in_days: t.Optional(t.Nullable(Int(1, 3650, { error: "The expires_in_days must be an integer from 1 to 3650." }))),
           }),
           detail: {
@@ -157,7 +157,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
         },
       )
-      // Settings of every group, the five of SPEC.md "Video settings" rule 3 included: same registry, same deploy/version path.
+      // Settings of every group, the five of docs/api.md "Video settings" rule 3 included: same registry, same deploy/version path.
       .post(
         "/workspaces/:id/videos/:video/draft",
         async ({ params, body }) => {
@@ -199,7 +199,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
         },
       )
-      // The dashboard's Settings lists what was declared and configured (CONTRACT.md has only the writes).
+      // The dashboard's Settings lists what was declared and configured (docs/api.md has only the writes).
       .get("/workspaces/:id/custom-metrics", async ({ params }) => ({ metrics: await admin.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }), {
         params: WorkspaceParams,
         detail: { summary: "List declared custom metrics" },

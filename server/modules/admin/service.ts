@@ -1,4 +1,4 @@
-/** Workspaces, tokens, custom metrics and integrations: the operator's side (CONTRACT.md). */
+/** Workspaces, tokens, custom metrics and integrations: the operator's side (docs/api.md). */
 import type { Deps } from "../../deps.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import { REVOCATION_CHANNEL } from "../../http/token-verifier.ts";
@@ -27,7 +27,7 @@ export async function createWorkspace(sql: Sql, name: string): Promise<{ workspa
   return { workspace, legacyKey };
 }
 
-/** SPEC.md "Authentication" 3: only a SHA-256 of the token is stored; it is shown once. */
+/** docs/api.md "Authentication" 3: only a SHA-256 of the token is stored; it is shown once. */
 export async function createToken(
   deps: Pick<Deps, "sql" | "clock">,
   workspaceId: number,
@@ -52,7 +52,7 @@ export async function revokeToken(deps: Deps, id: number): Promise<boolean> {
   return revoked;
 }
 
-/** SPEC.md "Custom event": lowercased, reduced to [a-z0-9_-], at most 64 characters. */
+/** docs/api.md "Custom event": lowercased, reduced to [a-z0-9_-], at most 64 characters. */
 export function normaliseEventName(name: string): string {
   return name
     .toLowerCase()

@@ -1,5 +1,5 @@
 /**
- * What each analytics number means, in one place (SPEC.md "Analytics reads").
+ * What each analytics number means, in one place (docs/api.md "Analytics reads").
  * queries.ts implements exactly these definitions; the README copies them.
  *
  * Rows come from the ClickHouse table `events` (server/storage/clickhouse/0001_events.sql).
@@ -104,12 +104,12 @@ export const RETENTION_MAX_BUCKETS = 200;
  * verified row wins over an unverified one with the same id; rows without an id are
  * each their own conversion), grouped by `event_name`. `count` counts verified and
  * unverified conversions; `total_revenue` sums `value` of verified, non-test ones only
- * (SPEC.md "Conversion verification": unverified rows never feed revenue), rounded to 2 places.
+ * (docs/api.md "Conversion verification": unverified rows never feed revenue), rounded to 2 places.
  * Currencies are summed as sent. Custom events never appear here.
  */
 
 /**
- * **Seller overview** (beyond SPEC.md; queries in metrics.ts). Per session that started
+ * **Seller overview** (beyond the core interface; queries in metrics.ts). Per session that started
  * in the window (its start: when the events host first saw its session code, to the
  * 15-minute slot), with everything it did, also after the window's end; a rate whose
  * denominator is zero is null. (The summary and retention count each slot of a
@@ -199,13 +199,13 @@ export interface GroupMetrics {
 }
 export const STARTUP_QUANTILES = "0.5, 0.95";
 
-/** Events list: newest first (created_at descending), `ip_hash` always null (SPEC.md). */
+/** Events list: newest first (created_at descending), `ip_hash` always null (docs/api.md). */
 export const EVENTS_DEFAULT_PER_PAGE = 100;
 export const EVENTS_MAX_PER_PAGE = 500;
 
-/** Default windows, in days before today (SPEC.md "Analytics reads"). */
+/** Default windows, in days before today (docs/api.md "Analytics reads"). */
 export const DEFAULT_WINDOW_DAYS = 30;
 export const EVENTS_DEFAULT_WINDOW_DAYS = 7;
 
-/** The summary is computed at most once per this many seconds per query (SPEC.md). */
+/** The summary is computed at most once per this many seconds per query (docs/api.md). */
 export const SUMMARY_CACHE_SECONDS = 60;

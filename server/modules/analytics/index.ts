@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Analytics reads": validation and HTTP only; rules live in service.ts. */
+/** Routes of docs/api.md "Analytics reads": validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -30,7 +30,7 @@ const RetentionQuery = t.Object({
     Text({
       maxLength: 64,
       description:
-        `Beyond SPEC.md: one of ${SEGMENTS.join(", ")} (default all). buyers: played sessions traced to a verified, non-test sale of this video ` +
+        `Beyond the core interface: one of ${SEGMENTS.join(", ")} (default all). buyers: played sessions traced to a verified, non-test sale of this video ` +
         "in the window; non_buyers: the other played sessions. Each curve is a fraction of its own sessions.",
     }),
   ),
@@ -114,7 +114,7 @@ export function analyticsModule(deps: Deps) {
         summary: "Retention curve",
         description:
           "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once. A play is an intentional start " +
-          "(a muted autoplay counts once unmuted). `segment=buyers|non_buyers` (beyond SPEC.md) follows only buyers or only the others.",
+          "(a muted autoplay counts once unmuted). `segment=buyers|non_buyers` (beyond the core interface) follows only buyers or only the others.",
       },
       response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
     })
@@ -170,7 +170,7 @@ export function analyticsModule(deps: Deps) {
       detail: {
         summary: "Seller overview",
         description:
-          "Beyond SPEC.md. Impressions, true plays and play rate, autoplays and unmute rate, unique viewers, watch time and share watched, CTA clicks " +
+          "Beyond the core interface. Impressions, true plays and play rate, autoplays and unmute rate, unique viewers, watch time and share watched, CTA clicks " +
           "per card, leads, verified non-test sales per currency with AOV, revenue per viewer, EPC and ROAS (when ad spend is entered), conversion " +
           "rate, startup time p50/p95, rebuffer ratio and errors, over the sessions that started in the window (each counted whole). Rates of zero " +
           "denominators are null. Definitions with formulas: README " +
@@ -185,7 +185,7 @@ export function analyticsModule(deps: Deps) {
       detail: {
         summary: "Breakdown by source, device, ...",
         description:
-          `Beyond SPEC.md. The overview's metrics per value of \`by\`: the ${OVERVIEW_TOP_VALUES} values with the most impressions and one \`other\` row. ` +
+          `Beyond the core interface. The overview's metrics per value of \`by\`: the ${OVERVIEW_TOP_VALUES} values with the most impressions and one \`other\` row. ` +
           "source = utm_source, else the referrer host, else direct; device, browser and OS come from the User-Agent, country from the IP " +
           "(never stored). Sales count in the row of the session they are traced to. ROAS per row for by=source (ad spend of that source). " +
           "An invalid or missing `by` is 422.",
@@ -198,7 +198,7 @@ export function analyticsModule(deps: Deps) {
       detail: {
         summary: "Workspace overview",
         description:
-          "Beyond SPEC.md. The seller overview of every video of the workspace, sorted (default: revenue per viewer, highest first; videos " +
+          "Beyond the core interface. The seller overview of every video of the workspace, sorted (default: revenue per viewer, highest first; videos " +
           "without a value last) and paged.",
       },
       response: { 200: WorkspaceOverviewReply },

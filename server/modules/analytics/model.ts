@@ -1,4 +1,4 @@
-/** Wire schemas of the seller reads beyond SPEC.md (definitions.ts "Seller overview"). */
+/** Wire schemas of the seller reads beyond the core interface (definitions.ts "Seller overview"). */
 import { t } from "elysia";
 
 const Rate = (description: string) => t.Nullable(t.Number({ description: `${description} Null when the denominator is zero.` }));

@@ -1,5 +1,5 @@
 /**
- * The seller's reads beyond SPEC.md (definitions.ts "Seller overview"): the overview of a
+ * The seller's reads beyond the core interface (definitions.ts "Seller overview"): the overview of a
  * video, its breakdowns, and the overview of every video of the workspace. Knows
  * nothing of HTTP; the SQL is in metrics.ts.
  */

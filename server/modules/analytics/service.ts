@@ -1,4 +1,4 @@
-/** The rules of SPEC.md "Analytics reads"; knows nothing of HTTP. */
+/** The rules of docs/api.md "Analytics reads"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { DATE_MAX, DATE_MIN, parseDateOnly } from "../../http/schemas.ts";
@@ -54,7 +54,7 @@ function today(nowMs: number, tz: string): string {
 }
 
 /**
- * SPEC.md: `from` (ISO date, default N days ago), `to` (default today), `tz` (IANA,
+ * docs/api.md: `from` (ISO date, default N days ago), `to` (default today), `tz` (IANA,
  * default UTC) applied to day boundaries; unparsable dates, `to` before `from` and an
  * unknown tz are 422.
  */
@@ -72,7 +72,7 @@ export function resolveWindow(nowMs: number, input: WindowQuery, defaultDays: nu
   return { from: dateOf(fromMs!), to: dateOf(toMs!), tz: zone, start: `${dateOf(fromMs!)} 00:00:00`, end: `${dateOf(toMs! + DAY_MS)} 00:00:00` };
 }
 
-/** SPEC.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
+/** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
   const video = videoId === undefined ? undefined : await getVideo(deps, workspaceId, videoId);
   if (!video) throw Errors.videoNotFoundRead();
@@ -109,7 +109,7 @@ interface CachedSummary {
 
 /**
  * Summaries of this process by query (`deps.summaries`, built by createDeps): a cache
- * is only a cache (DESIGN.md §1), so other processes may compute their own.
+ * is only a cache (docs/architecture.md §1), so other processes may compute their own.
  */
 export type SummaryCache = Map<string, CachedSummary>;
 const MAX_CACHED = 10_000;
@@ -125,7 +125,7 @@ function evict(cache: Map<string, CachedSummary>, now: number): void {
 }
 
 /**
- * SPEC.md: the summary "is computed once per 60 seconds". Keyed by workspace, video
+ * docs/api.md: the summary "is computed once per 60 seconds". Keyed by workspace, video
  * and the resolved window; concurrent callers share one computation.
  */
 export async function summary(deps: Deps, workspaceId: number, videoId: number | undefined, input: WindowQuery): Promise<{ body: SummaryBody; etag: string }> {
@@ -149,7 +149,7 @@ export async function summary(deps: Deps, workspaceId: number, videoId: number |
 
 /**
  * Integer query parameters are checked here rather than by the schema so a 422 names
- * the parameter (SPEC.md: `buckets`/`per_page` out of range is 422).
+ * the parameter (docs/api.md: `buckets`/`per_page` out of range is 422).
  */
 export function intParam(raw: string | undefined, name: string, min: number, max: number, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
@@ -208,7 +208,7 @@ export interface EventsQuery extends WindowQuery {
   per_page?: string;
 }
 
-/** SPEC.md: the only paginated read; `from` defaults to 7 days ago. */
+/** docs/api.md: the only paginated read; `from` defaults to 7 days ago. */
 export async function events(deps: Deps, workspaceId: number, videoId: number | undefined, input: EventsQuery) {
   const video = await videoOf(deps, workspaceId, videoId);
   const w = resolveWindow(deps.clock.now(), input, EVENTS_DEFAULT_WINDOW_DAYS);

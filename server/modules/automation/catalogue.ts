@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Automation-platform REST hooks": the trigger catalogue (exactly the
+ * docs/api.md "Automation-platform REST hooks": the trigger catalogue (exactly the
  * spec's six) and one sample delivery per trigger in the live envelope.
  * `new_lead` carries the spec's shape; the others show the payloads the
  * emitting parts write to the outbox (keep them in step with those writers).

@@ -1,6 +1,6 @@
 /**
- * Routes of SPEC.md "Automation-platform REST hooks" at `/{platform}/...` for
- * zapier, make and n8n (CONTRACT.md). All five need webhooks:write and count
+ * Routes of docs/api.md "Automation-platform REST hooks" at `/{platform}/...` for
+ * zapier, make and n8n (docs/api.md). All five need webhooks:write and count
  * as writes, GETs included (the scope is of the write kind).
  */
 import { Elysia, t } from "elysia";
@@ -15,7 +15,7 @@ import * as automation from "./service.ts";
 
 const SubscribeBody = t.Object({
   target_url: Text({ minLength: 1, maxLength: 2048, error: "The target_url must be a URL of at most 2048 characters." }),
-  // Any other key is an unknown trigger (a flat 200, SPEC.md): only the URL's size bounds it.
+  // Any other key is an unknown trigger (a flat 200, docs/api.md): only the URL's size bounds it.
   event: Text({ minLength: 1, maxLength: 16_384, error: "The event must be a trigger key." }),
 });
 
@@ -42,7 +42,7 @@ function platformRoutes(deps: Deps, platform: Platform) {
       detail: {
         ...tag,
         summary: `${PLATFORMS[platform]}: one sample delivery`,
-        description: 'An array of one delivery. An unknown key answers 200 with the flat body `{error: "unknown_trigger"}` (SPEC.md).',
+        description: 'An array of one delivery. An unknown key answers 200 with the flat body `{error: "unknown_trigger"}` (docs/api.md).',
       },
       response: { 200: t.Union([t.Array(EnvelopeSchema), UnknownTrigger]) },
     })
@@ -59,7 +59,7 @@ function platformRoutes(deps: Deps, platform: Platform) {
         detail: {
           ...tag,
           summary: `${PLATFORMS[platform]}: subscribe a REST hook`,
-          description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 200 with the flat body \`{error: "unknown_trigger"}\` and creates nothing (SPEC.md).`,
+          description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 200 with the flat body \`{error: "unknown_trigger"}\` and creates nothing (docs/api.md).`,
         },
         response: {
           201: t.Object({ id: t.Integer(), event: t.String() }),

@@ -1,4 +1,4 @@
-/** The rules of SPEC.md "Automation-platform REST hooks"; knows nothing of HTTP. */
+/** The rules of docs/api.md "Automation-platform REST hooks"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { findWorkspace } from "../admin/service.ts";

@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/conversions` (SPEC.md "Conversions (server to server)") and the
+ * `POST /api/v1/conversions` (docs/api.md "Conversions (server to server)") and the
  * public browser fallback `POST /v1/conversion` on the events host.
  */
 import { Elysia } from "elysia";

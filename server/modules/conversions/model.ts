@@ -1,4 +1,4 @@
-/** Wire schemas of SPEC.md "Conversions (server to server)" and "Browser conversion fallback". */
+/** Wire schemas of docs/api.md "Conversions (server to server)" and "Browser conversion fallback". */
 import { t } from "elysia";
 import { DateTime, JsonObject, Num, PropertyMap, Text as SafeText } from "../../http/schemas.ts";
 

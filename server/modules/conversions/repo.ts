@@ -1,5 +1,5 @@
 /**
- * The conversions ledger (SPEC.md "Conversion verification"): one row per
+ * The conversions ledger (docs/api.md "Conversion verification"): one row per
  * (workspace, dedup_key). A browser row is inserted only when the key is new; a
  * verified postback inserts or upgrades the row, in either order of arrival.
  */

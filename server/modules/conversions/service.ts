@@ -121,7 +121,7 @@ export async function recordVerified(deps: Deps, workspaceId: number, body: Conv
     recorded: newlyVerified || eventMissing,
     conversion_id: row.conversion_id,
     video_code: body.video_code,
-    // SPEC.md: without a session the sale is not traced to a split-test winner (the rule: server/modules/split-tests/stats.ts).
+    // docs/api.md: without a session the sale is not traced to a split-test winner (the rule: server/modules/split-tests/stats.ts).
     attributed_to_split_test: row.split_test_id !== null && row.split_test_variation_id !== null && row.session_code !== null,
   };
 }
@@ -154,7 +154,7 @@ function conversionEvent(workspaceId: number, row: repo.LedgerRow): EventRow {
 export class UnavailableError extends Error {}
 
 /**
- * Browser fallback (SPEC.md "Browser conversion fallback"): an unverified row,
+ * Browser fallback (docs/api.md "Browser conversion fallback"): an unverified row,
  * excluded from revenue, fanning out nothing; a retry or a row already verified
  * leaves the ledger as it is.
  */
@@ -169,7 +169,7 @@ export async function recordBrowser(
     const id = workspaceId;
     integration = id === undefined ? undefined : await repo.findIntegration(deps.sql, id, body.integration);
   } catch (error) {
-    // Never a payload rejection (SPEC.md), unless the value itself was refused: that is the client's.
+    // Never a payload rejection (docs/api.md), unless the value itself was refused: that is the client's.
     if (storageFailure(error) === "invalidData") throw error;
     throw new UnavailableError(String(error));
   }

@@ -1,4 +1,4 @@
-/** SPEC.md `GET /videos/{video}/config`: what the player needs to size itself. */
+/** docs/api.md `GET /videos/{video}/config`: what the player needs to size itself. */
 import type { Deps } from "../../deps.ts";
 import { findWorkspace } from "../admin/service.ts";
 import type { MediaState, VideoRow } from "../videos/repo.ts";
@@ -12,7 +12,7 @@ export interface OrientationConfig {
   aspectRatio: string;
 }
 
-/** Null until the encoder has measured the file (SPEC.md: "null when no media"). */
+/** Null until the encoder has measured the file (docs/api.md: "null when no media"). */
 function orientationConfig(media: MediaState | null): OrientationConfig | null {
   if (!media || typeof media.w !== "number" || typeof media.h !== "number") return null;
   return { w: media.w, h: media.h, padding: String(media.padding), aspectRatio: String(media.aspect_ratio) };

@@ -23,7 +23,7 @@ export interface EncodeJobRow {
 export const mediaColumn = (o: Orientation) => `${o}_media` as const;
 
 export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" | "video_id" | "orientation" | "source_key" | "size">): Promise<EncodeJobRow> {
-  // A newer file replaces the older one (SPEC.md "Uploads" rule 3): older jobs stop counting.
+  // A newer file replaces the older one (docs/api.md "Uploads" rule 3): older jobs stop counting.
   await sql`UPDATE encode_jobs SET state = 'superseded', updated_at = now()
             WHERE video_id = ${job.video_id} AND orientation = ${job.orientation} AND state IN ('queued', 'running')`;
   const [row]: [EncodeJobRow?] = await sql`

@@ -30,7 +30,7 @@ export interface HandOff {
 }
 
 /**
- * SPEC.md "Video processing status": the file is accepted, the orientation is
+ * docs/api.md "Video processing status": the file is accepted, the orientation is
  * `processing` and a job is queued, all in the caller's transaction. Earlier
  * HLS URLs stay until the new encode is ready, so a live player keeps playing.
  */
@@ -60,7 +60,7 @@ export interface EncodeContext {
   signal: AbortSignal;
 }
 
-/** Steps of 10 (SPEC.md: `progress` moves in steps); 100 only when ready. */
+/** Steps of 10 (docs/api.md: `progress` moves in steps); 100 only when ready. */
 const step = (percent: number): number => Math.min(90, Math.floor(percent / 10) * 10);
 
 export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContext): Promise<"ready" | "error" | "superseded"> {
@@ -140,7 +140,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
 }
 
 /**
- * SPEC.md "Status object": the player publishes itself once media is ready. A
+ * docs/api.md "Status object": the player publishes itself once media is ready. A
  * failure here leaves the media ready; the next deploy publishes the bundle.
  */
 async function publishPlayer(deps: Deps, job: EncodeJobRow): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Is it a video? SPEC.md "Uploads" rule 2: decided from the bytes, never from the
+ * Is it a video? docs/api.md "Uploads" rule 2: decided from the bytes, never from the
  * declared `mime_type`. This is the first gate (container signatures); ffprobe in
  * the encoder is the second.
  */

@@ -5,7 +5,7 @@
  * `@ip-location-db/geo-whois-asn-country-mmdb` ships (country level, built from
  * the regional internet registries' data, CC BY 4.0 by the NRO), read with
  * mmdb-lib. Nothing is downloaded at run time, and the IP is only looked up,
- * never stored (SPEC.md: `ip_hash` is always null).
+ * never stored (docs/api.md: `ip_hash` is always null).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -131,7 +131,7 @@ function extraProperties(e: PlayerEvent): Record<string, string> {
 
 /**
  * A quiz answer as the `event` of its row, so the events read and the exports
- * (whose columns SPEC.md fixes) show it: `question:choice`, then `:correct` or
+ * (whose columns docs/api.md fixes) show it: `question:choice`, then `:correct` or
  * `:wrong` when the question has a right answer.
  */
 function quizAnswer(p: Record<string, string>): string {

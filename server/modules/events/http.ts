@@ -13,7 +13,7 @@ import type { Auth } from "../../http/token-verifier.ts";
 import { withCors } from "../../http/cors.ts";
 
 /**
- * Elysia strips unknown properties during validation, and SPEC.md says an
+ * Elysia strips unknown properties during validation, and docs/api.md says an
  * unknown field is rejected: this `transform` hook (it runs before validation)
  * checks the body's top-level keys against the schema.
  */
@@ -42,7 +42,7 @@ export function parseTextJson({ request, contentType }: { request: Request; cont
 }
 
 /**
- * Token check of the events host (SPEC.md "Authentication" 6-8): the legacy key
+ * Token check of the events host (docs/api.md "Authentication" 6-8): the legacy key
  * is refused with 403.
  * The application API's 60 writes/min per token do not apply here; the events
  * host has its own limits (600/min per workspace, 120/min per IP).

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Viewer identity": a raw email or phone is hashed on arrival to
+ * docs/api.md "Viewer identity": a raw email or phone is hashed on arrival to
  * SHA-256 and MD5 and never stored raw; a phone must be E.164 (`+` or a leading
  * `00`), anything else is dropped.
  */

@@ -1,5 +1,5 @@
 /**
- * The events host (SPEC.md "Custom events"; CONTRACT.md): `POST /v1/event`
+ * The events host (docs/api.md "Custom events"; docs/api.md): `POST /v1/event`
  * (backend, token), `POST /v1/track` (browser, declared names only),
  * `POST /v1/collect` (the player's batches). Errors use `{error: CODE, message}`.
  */

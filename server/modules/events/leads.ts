@@ -1,7 +1,7 @@
 /**
  * The player's lead form and watch gate on the server: a `lead_form_submitted`
  * event with a raw email ties its session to the email's identity, upserts the
- * lead (SPEC.md "Custom events" rule 4: a raw email with a video code), and
+ * lead (docs/api.md "Custom events" rule 4: a raw email with a video code), and
  * remembers the submission, so the player does not ask that viewer again
  * (`GET /v1/lead-status`).
  */
@@ -17,7 +17,7 @@ export const isLeadSubmission = (e: PlayerEvent): boolean => e.type === "lead_fo
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 100) : null);
 
-/** The `identity` of a `lead_form.submitted` delivery: the raw email (as in `lead.captured`) and names; a phone only as its hash (SPEC.md "Viewer identity"). */
+/** The `identity` of a `lead_form.submitted` delivery: the raw email (as in `lead.captured`) and names; a phone only as its hash (docs/api.md "Viewer identity"). */
 export function leadIdentity(e: PlayerEvent): Record<string, unknown> {
   const phone = typeof e.phone === "string" ? e164(e.phone) : undefined;
   return {

@@ -7,7 +7,7 @@ const Id = (what: string) => Text({ minLength: 1, maxLength: 100, description: w
 const Sha256 = Text({ maxLength: 64, pattern: "^[0-9a-fA-F]{64}$", description: "SHA-256 of lower(trim(email)) or of the E.164 phone, 64 hex." });
 const Md5 = Text({ maxLength: 32, pattern: "^[0-9a-fA-F]{32}$", description: "MD5 of the same, 32 hex." });
 
-/** SPEC.md "Limits": 20 keys, key at most 40 characters, value at most 100; values are strings, numbers or booleans. */
+/** docs/api.md "Limits": 20 keys, key at most 40 characters, value at most 100; values are strings, numbers or booleans. */
 export const Properties = PropertyMap();
 
 const common = {

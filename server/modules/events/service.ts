@@ -1,5 +1,5 @@
 /**
- * Custom events (SPEC.md "Custom events"): normalise, cap names, resolve the
+ * Custom events (docs/api.md "Custom events"): normalise, cap names, resolve the
  * viewer, dedup by event_id, write one `events` row through the batcher and
  * answer only once it is written. Never a conversion, never revenue.
  */
@@ -56,7 +56,7 @@ export class CustomEventState {
   }
 }
 
-/** SPEC.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
+/** docs/api.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
 async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
   const state = deps.customEvents;
   if (state.names.get(workspaceId)?.has(name)) return;
@@ -89,7 +89,7 @@ export function normaliseName(raw: string): string {
   return name;
 }
 
-/** Properties as stored: strings, identity keys removed (SPEC.md "Custom events": never stored as properties). */
+/** Properties as stored: strings, identity keys removed (docs/api.md "Custom events": never stored as properties). */
 export function storedProperties(properties: Record<string, string | number | boolean> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!properties) return out;
@@ -218,7 +218,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
     event_type: "custom",
     event,
     event_id: input.event_id ?? "",
-    // An unattributed event carries no session identity (SPEC.md "Custom event").
+    // An unattributed event carries no session identity (docs/api.md "Custom event").
     session_code: resolution ? (input.session_id ?? "") : "",
     device_id: resolution ? (input.device_id ?? "") : "",
     watch_seconds: 0,
@@ -232,7 +232,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
   await deps.ingest.events.add([row]);
 }
 
-/** Browser path (SPEC.md "Custom events", browser): the name must be declared as a custom metric. */
+/** Browser path (docs/api.md "Custom events", browser): the name must be declared as a custom metric. */
 export async function isDeclaredMetric(deps: Deps, workspaceId: number, name: string): Promise<boolean> {
   return repo.isDeclaredMetric(deps.sql, workspaceId, name);
 }

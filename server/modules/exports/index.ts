@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Exports": validation and HTTP only; rules live in service.ts. */
+/** Routes of docs/api.md "Exports": validation and HTTP only; rules live in service.ts. */
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -20,7 +20,7 @@ export function exportsModule(deps: Deps) {
           summary: "Start an export",
           description:
             "Builds a csv (with a header row) or json (an array of objects) file of one analytics read for 1 to 50 videos over UTC days. " +
-            "Beyond SPEC.md, `type` also takes `overview` (the seller overview, one row per video and currency) and `breakdown` (with `by`: " +
+            "Beyond the core interface, `type` also takes `overview` (the seller overview, one row per video and currency) and `breakdown` (with `by`: " +
             "one row per video, value and currency). " +
             "Poll `GET /exports/{export}` until `ready`, then fetch `download_url`. Exports expire 7 days after creation. Honours `Idempotency-Key`.",
         },

@@ -1,23 +1,23 @@
-/** Wire schemas of SPEC.md "Exports" and the export's fixed sets. */
+/** Wire schemas of docs/api.md "Exports" and the export's fixed sets. */
 import { t } from "elysia";
 import { DateOnly, Id, oneOf, Text } from "../../http/schemas.ts";
 import { DIMENSION_NAMES } from "../analytics/metrics.ts";
 
-/** SPEC.md's four types, and (beyond it) the seller overview and a breakdown. */
+/** docs/api.md's four types, and (beyond it) the seller overview and a breakdown. */
 export const EXPORT_TYPES = ["events", "summary", "retention", "conversions", "overview", "breakdown"] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** SPEC.md "Export" states: pending and processing both read as in progress. */
+/** docs/api.md "Export" states: pending and processing both read as in progress. */
 export const ExportStatus = { pending: "pending", processing: "processing", ready: "ready", failed: "failed" } as const;
 export type ExportStatus = (typeof ExportStatus)[keyof typeof ExportStatus];
 
-/** CONTRACT.md: `flex_` + lowercase hex. */
+/** docs/api.md: `flex_` + lowercase hex. */
 export const EXPORT_ID_PREFIX = "flex_";
-/** SPEC.md leaves retention open: an export (and its file) lives 7 days from creation, then reads 404 EXPORT_NOT_FOUND. */
+/** docs/api.md leaves retention open: an export (and its file) lives 7 days from creation, then reads 404 EXPORT_NOT_FOUND. */
 export const EXPORT_RETENTION_DAYS = 7;
-/** SPEC.md "Limits": 1 to 50 videos per export. */
+/** docs/api.md "Limits": 1 to 50 videos per export. */
 export const MAX_EXPORT_VIDEOS = 50;
 
 /** The seller metrics of one row of an overview or breakdown export, then its currency's figures. */
@@ -50,7 +50,7 @@ const SELLER_COLUMNS = [
 ] as const;
 
 /**
- * Columns of each export type: the fields of the matching analytics read (CONTRACT.md),
+ * Columns of each export type: the fields of the matching analytics read (docs/api.md),
  * flattened to one row per event, per video (summary), per video and bucket
  * (retention, 100 buckets) or per video and event name (conversions). The seller
  * overview has one row per video and currency, a breakdown one per video, value and
@@ -82,7 +82,7 @@ export const CreateExportBody = t.Object({
   by: t.Optional(
     oneOf(DIMENSION_NAMES, {
       error: `The by must be one of ${DIMENSION_NAMES.join(", ")}.`,
-      description: "Beyond SPEC.md: with type `breakdown` (required there), what the rows break down by.",
+      description: "Beyond the core interface: with type `breakdown` (required there), what the rows break down by.",
     }),
   ),
 });

@@ -1,5 +1,5 @@
 /**
- * The rules of SPEC.md "Exports"; knows nothing of HTTP. An export is a Postgres row
+ * The rules of docs/api.md "Exports"; knows nothing of HTTP. An export is a Postgres row
  * (its own job); a builder streams its rows from ClickHouse into the media blob store
  * as csv (header row) or json (an array of objects), one chunk at a time.
  */

@@ -1,4 +1,4 @@
-/** SPEC.md "Folders": a folder changes only where a video is listed. */
+/** docs/api.md "Folders": a folder changes only where a video is listed. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";

@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Playlists": validation and HTTP only; rules live in service.ts. */
+/** Routes of docs/api.md "Playlists": validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
@@ -23,7 +23,7 @@ const playlistId = (raw: string) => {
   return id;
 };
 
-/** Items are addressed by video_code; a numeric id there resolves to nothing (SPEC.md "Playlists"). */
+/** Items are addressed by video_code; a numeric id there resolves to nothing (docs/api.md "Playlists"). */
 const itemCode = (raw: string) => {
   if (/^\d+$/.test(raw)) throw Errors.notFound("Item not found.");
   return raw;

@@ -1,4 +1,4 @@
-/** Wire schemas of SPEC.md "Playlists" (TypeBox through Elysia's `t`). */
+/** Wire schemas of docs/api.md "Playlists" (TypeBox through Elysia's `t`). */
 import { t } from "elysia";
 import { Id, Int, oneOf, PageNumber, QueryInt, Text } from "../../http/schemas.ts";
 import { LESSON_NAVIGATION, PLAYLIST_CHROME, PLAYLIST_MODES } from "../settings/groups.ts";
@@ -15,7 +15,7 @@ const Chrome = oneOf(PLAYLIST_CHROME, { error: "The playlist_chrome must be rail
 const flag = (name: string) => t.Boolean({ error: `The ${name} field must be true or false.` });
 
 // Fields not listed (auto_advance_delay_ms, lesson_navigation at creation; items
-// on PATCH) are not applied: SPEC.md "Playlists" rule 1 and the PATCH row.
+// on PATCH) are not applied: docs/api.md "Playlists" rule 1 and the PATCH row.
 export const CreatePlaylistBody = t.Object({
   video_id: Id({ error: "The video_id must be an integer id of a video." }),
   playback_mode: t.Optional(PlaybackMode),

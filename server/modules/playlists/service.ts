@@ -1,5 +1,5 @@
 /**
- * The rules of SPEC.md "Playlists" and the "Playlist enabled flag" table. A
+ * The rules of docs/api.md "Playlists" and the "Playlist enabled flag" table. A
  * playlist is the container video's `playlist_options` group: every write goes
  * through the live settings (compiled and pushed like a deploy, so the chrome
  * shows or stops showing at once) and records no deploy version.
@@ -51,7 +51,7 @@ export function toItem(item: Partial<Item>): Item {
 
 const itemsOf = (p: PlaylistOptions): Item[] => (Array.isArray(p.items) ? p.items.map(toItem) : []);
 
-/** The read shape; `playlist_chrome` is writable but never read (SPEC.md "Playlist and playlist item"). */
+/** The read shape; `playlist_chrome` is writable but never read (docs/api.md "Playlist and playlist item"). */
 export function toPlaylist(row: VideoRow) {
   const p = playlistOf(row);
   return {

@@ -1,5 +1,5 @@
 /**
- * Publishing a video's player: the server half of a deploy (SPEC.md "Video
+ * Publishing a video's player: the server half of a deploy (docs/api.md "Video
  * settings" rules 7-8, "Status object"). It decides which video and which
  * settings, holds the row lock, looks up the workspace code and the playlist
  * items' media, then hands a finished config to the compiler, which builds

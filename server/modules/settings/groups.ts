@@ -1,17 +1,17 @@
 /**
- * The registry of option groups every video carries (SPEC.md "Settings option
+ * The registry of option groups every video carries (docs/api.md "Settings option
  * groups"): name, defaults, inner schema, and whether `copy_from` copies it or
  * the API may set it. Schemas type the fields we know and let unknown nested
- * keys through, because SPEC.md "Video settings" rule 3 says nested keys are not
+ * keys through, because docs/api.md "Video settings" rule 3 says nested keys are not
  * filtered. validation.ts runs them on the merged result (rule 4).
  */
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 
 export interface OptionGroup {
   name: string;
-  /** One of the 18 groups `copy_from` copies (SPEC.md "Videos" rule 1). */
+  /** One of the 18 groups `copy_from` copies (docs/api.md "Videos" rule 1). */
   copied: boolean;
-  /** The five groups draft/deploy drop silently (SPEC.md "Video settings" rule 3). */
+  /** The five groups draft/deploy drop silently (docs/api.md "Video settings" rule 3). */
   apiWritable: boolean;
   defaults: Record<string, unknown>;
   /** Inner validation of the group, run on merged settings. */
@@ -40,7 +40,7 @@ const text = (maxLength = 1000) =>
   opt(Type.Union([Type.String({ maxLength }), Type.Null()], { error: `must be a string of at most ${maxLength} characters, or null` }));
 const url = () => text(2048);
 const color = () => Type.String({ format: CSS_COLOR_FORMAT, error: "must be a valid CSS colour" });
-/** A colour the merged settings must always hold (SPEC.md: hard-required). */
+/** A colour the merged settings must always hold (docs/api.md: hard-required). */
 const requiredColor = () => color();
 const optColor = () => opt(Type.Union([color(), Type.Null()], { error: "must be a valid CSS colour or null" }));
 const oneOf = (values: readonly string[]) =>
@@ -154,7 +154,7 @@ export const LESSON_NAVIGATION = ["sidebar", "next-button", "both", "none"] as c
 export const PLAYLIST_CHROME = ["rail", "button"] as const;
 
 export const OPTION_GROUPS: readonly OptionGroup[] = [
-  // The 18 groups copied by copy_from, in SPEC.md's order.
+  // The 18 groups copied by copy_from, in docs/api.md's order.
   group(
     "style_options",
     { main_color: "#2563eb", background_color: "#000000", text_color: "#ffffff", font_family: "system-ui", border_radius: 8, logo_url: null },

@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Video settings": validation and HTTP only; rules live in service.ts. */
+/** Routes of docs/api.md "Video settings": validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
@@ -13,7 +13,7 @@ import { API_WRITABLE_GROUPS, groupsDoc } from "./groups.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 const VersionParams = t.Object({ video: PathId("Numeric video id"), version: PathId("Numeric deploy version id") });
-// Option groups are free-form inside (SPEC.md rule 3 filters top-level keys only): their depth is bounded
+// Option groups are free-form inside (docs/api.md rule 3 filters top-level keys only): their depth is bounded
 // like any JSON body's, the payload object being level 1, and no key or string may hold what storage refuses.
 // The groups' fields are documented (groupsDoc); the registry validates the merged result.
 const SettingsPayload = JsonObject({

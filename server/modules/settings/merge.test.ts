@@ -10,7 +10,7 @@ function live(): Settings {
   return settings;
 }
 
-describe("mergeSettings (SPEC.md Video settings rules 1-3)", () => {
+describe("mergeSettings (docs/api.md Video settings rules 1-3)", () => {
   test("rule 1: merged recursively key by key; omitted keys are untouched", () => {
     const merged = mergeSettings(live(), { style_options: { main_color: "#e11d48" } });
     expect(merged.style_options).toEqual({ ...defaultSettings().style_options, main_color: "#e11d48" });

@@ -1,5 +1,5 @@
 /**
- * The merge of SPEC.md "Video settings" rules 1-3: a partial payload merged
+ * The merge of docs/api.md "Video settings" rules 1-3: a partial payload merged
  * recursively, key by key, over current settings; lists merged by numeric index
  * (three items over five leave indexes 3 and 4 in place); the payload first
  * filtered to the top-level groups the video carries, minus the five the API

@@ -1,5 +1,5 @@
 /**
- * The rules of SPEC.md "Video settings" and the "Settings" state table; knows
+ * The rules of docs/api.md "Video settings" and the "Settings" state table; knows
  * nothing of HTTP. Deploy and restore hold the video's row lock from merge to
  * commit, so concurrent deploys of one video run one after another and the
  * bundle that stays live belongs to the settings that stay live.
@@ -22,7 +22,7 @@ export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
 
 /**
- * Who writes: the application API may set the groups SPEC.md's rule 3 leaves it
+ * Who writes: the application API may set the groups docs/api.md's rule 3 leaves it
  * and merges lists by index (rule 2); the operator API (the dashboard's backend)
  * every group, the five included, and replaces lists whole. Both validate and
  * publish the same way.

@@ -1,6 +1,6 @@
 /**
  * The live timed events as `GET /videos/{id}/embed` (`timed_events`) and
- * `GET /videos/{id}/config` (`timed_events_options`) answer them: SPEC.md's
+ * `GET /videos/{id}/config` (`timed_events_options`) answer them: docs/api.md's
  * arrays, each entry completed with the defaults the player applies.
  */
 import { t } from "elysia";

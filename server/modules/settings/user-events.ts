@@ -1,6 +1,6 @@
 /**
  * user_events_options.events are sent from the page as browser custom events,
- * which SPEC.md's browser path accepts only for names declared as custom
+ * which docs/api.md's browser path accepts only for names declared as custom
  * metrics: a deploy that names an undeclared one would publish events the
  * events host refuses, so it is a 422 beside the field instead.
  */

@@ -1,5 +1,5 @@
 /**
- * Validation of merged settings (SPEC.md "Video settings" rule 4): every group's
+ * Validation of merged settings (docs/api.md "Video settings" rule 4): every group's
  * TypeBox schema from the registry, run on the merged result, so a small payload
  * can still yield 422. Field names are dotted paths such as
  * `style_options.main_color` or `chapters_options.chapters.0.time_s`.

@@ -1,5 +1,5 @@
 /**
- * Routes of split tests (beyond SPEC.md): the resource under /api/v1/split-tests and
+ * Routes of split tests (beyond the core interface): the resource under /api/v1/split-tests and
  * the events host's `POST /v1/split-test`, which the test's embed asks. Validation
  * and HTTP only; rules live in service.ts and report.ts.
  */
@@ -56,7 +56,7 @@ export function splitTestsModule(deps: Deps) {
         detail: {
           summary: "Create a split test",
           description:
-            "Scope `videos:write`. Beyond SPEC.md. 2 to 10 variations `{video_id, weight}` of this workspace's videos, weights (whole percents) " +
+            "Scope `videos:write`. Beyond the core interface. 2 to 10 variations `{video_id, weight}` of this workspace's videos, weights (whole percents) " +
             "summing to 100; the first is the control. Starts running at once: the test's snippet (`embed.html`) and, while the test is not ended, " +
             "the control's own embed serve each device one variation by weight, always the same one. A video is in one test at a time. " +
             "404 VIDEO_NOT_FOUND when a video is not this workspace's; 422 for bad fields, weights not summing to 100, a repeated video, or a video " +

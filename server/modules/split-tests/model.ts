@@ -1,4 +1,4 @@
-/** Wire schemas of split tests (beyond SPEC.md): the resource, its report and the events host's assignment. */
+/** Wire schemas of split tests (beyond the core interface): the resource, its report and the events host's assignment. */
 import { t } from "elysia";
 import { DATE_MAX, DATE_MIN, Id as RowId, Int, oneOf, PageNumber, PathId, QueryInt, Text } from "../../http/schemas.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Split tests (beyond SPEC.md; README "Split tests"): create one from two to ten videos
+ * Split tests (beyond the core interface; README "Split tests"): create one from two to ten videos
  * of the workspace with weights, pause, resume, end with a chosen winner, and what
  * each viewer is served. Knows nothing of HTTP.
  *

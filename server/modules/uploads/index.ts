@@ -1,5 +1,5 @@
 /**
- * Routes of SPEC.md "Uploads": validation and HTTP only; the rules live in
+ * Routes of docs/api.md "Uploads": validation and HTTP only; the rules live in
  * session.ts and service.ts. The upload URL also speaks tus 1.0 core (tus.ts).
  */
 import { Elysia, t } from "elysia";

@@ -1,9 +1,9 @@
-/** Wire schemas of SPEC.md "Uploads" and "Upload session". */
+/** Wire schemas of docs/api.md "Uploads" and "Upload session". */
 import { t } from "elysia";
 import { Int, oneOf, PathId, Text } from "../../http/schemas.ts";
 import { UPLOAD_ID_PATTERN } from "./upload-id.ts";
 
-/** SPEC.md "Uploads": accepted declared types (declared only: the bytes decide). */
+/** docs/api.md "Uploads": accepted declared types (declared only: the bytes decide). */
 export const MIME_TYPES = [
   "video/mp4",
   "video/quicktime",
@@ -17,7 +17,7 @@ export const MIME_TYPES = [
 export const ORIENTATIONS = ["landscape", "portrait"] as const;
 export type OrientationName = (typeof ORIENTATIONS)[number];
 
-/** SPEC.md "Limits": the chunk size the server recommends (`chunk_size`); chunks of any size are taken. */
+/** docs/api.md "Limits": the chunk size the server recommends (`chunk_size`); chunks of any size are taken. */
 export const CHUNK_SIZE = 8_388_608;
 export const MAX_FILE_SIZE = 5_368_709_120;
 export const SESSION_LIFETIME_MS = 24 * 60 * 60_000;

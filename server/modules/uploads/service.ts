@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Uploads" and the "Upload session" state table, carried out: init,
+ * docs/api.md "Uploads" and the "Upload session" state table, carried out: init,
  * chunks of any size, complete, delete, expiry. The rules themselves live in
  * session.ts, the write lease in lease.ts, the body reader in part-reader.ts and
  * the single-shot path in single-shot.ts; this file knows nothing of HTTP.
@@ -73,11 +73,11 @@ export interface ChunkInput {
   body: ReadableStream<Uint8Array> | null;
 }
 
-/** The answer to a PATCH: SPEC.md's `{offset, size}`, and the expiry tus clients read from a header. */
+/** The answer to a PATCH: docs/api.md's `{offset, size}`, and the expiry tus clients read from a header. */
 export type ChunkReply = Pick<UploadSessionRow, "offset" | "size" | "expires_at">;
 
 /**
- * SPEC.md "Upload session", the PATCH rows, for chunks of any size. A body that
+ * docs/api.md "Upload session", the PATCH rows, for chunks of any size. A body that
  * breaks off keeps every byte that arrived (part-reader.ts); one that runs past
  * the declared size keeps none.
  */
@@ -127,7 +127,7 @@ async function takenOver(deps: Deps, workspaceId: number, id: string) {
   return Errors.offsetMismatch(current.offset, `Another request took over this upload; continue from offset ${current.offset}.`);
 }
 
-/** SPEC.md "Upload session", the complete rows. */
+/** docs/api.md "Upload session", the complete rows. */
 export async function completeUpload(deps: Deps, workspaceId: number, id: string, kept?: KeptLeases): Promise<VideoRow> {
   const first = await getUpload(deps, workspaceId, id);
   if (first.state === "completed") return findVideoOr404(deps, workspaceId, first.video_id); // a retry whose answer was lost

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's "Upload session" state table as pure functions: what a PATCH, a
+ * docs/api.md's "Upload session" state table as pure functions: what a PATCH, a
  * complete or a read may do with a session, decided before a byte is read.
  * service.ts carries the decisions out.
  */
@@ -50,7 +50,7 @@ export function assertAllBytes(row: Session): void {
 /** What the blob store needs to continue the upload. */
 export const chunkedState = (row: Pick<UploadSessionRow, "offset" | "parts">): ChunkedState => ({ offset: row.offset, parts: row.parts });
 
-/** SPEC.md "Upload session" object; `upload_url` is where chunks (and tus clients) go. */
+/** docs/api.md "Upload session" object; `upload_url` is where chunks (and tus clients) go. */
 export function sessionView(publicUrl: string, row: UploadSessionRow) {
   return {
     upload_id: row.id,

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Uploads": `POST /videos/{video}/upload`, one multipart request whose
+ * docs/api.md "Uploads": `POST /videos/{video}/upload`, one multipart request whose
  * `file` part streams straight to the media store (never buffered), then the
  * same acceptance as a resumable complete.
  */
@@ -23,7 +23,7 @@ export interface SingleShotInput {
   body: ReadableStream<Uint8Array> | null;
 }
 
-/** SPEC.md "Uploads": `POST /videos/{video}/upload`, multipart, streamed to storage. */
+/** docs/api.md "Uploads": `POST /videos/{video}/upload`, multipart, streamed to storage. */
 export async function singleShotUpload(deps: Deps, workspaceId: number, videoId: number | undefined, input: SingleShotInput): Promise<VideoRow> {
   const max = deps.config.media.singleUploadMaxBytes;
   // Rule 4: refused before the body is read.

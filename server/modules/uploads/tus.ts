@@ -2,7 +2,7 @@
  * tus 1.0 core on the upload URL (tus.io "Resumable upload protocol 1.0.x"), so
  * tus-js-client, Uppy and every other tus client can resume a session that
  * `POST /videos/{video}/upload/init` created: HEAD gives the offset, PATCH sends
- * bytes. Creation stays our own call; termination is not offered (SPEC.md's
+ * bytes. Creation stays our own call; termination is not offered (docs/api.md's
  * DELETE answers 200 with a body, tus wants 204); expiration is.
  */
 import { Errors } from "../../errors.ts";
@@ -39,7 +39,7 @@ export const OPTIONS_HEADERS = {
   "Access-Control-Max-Age": "86400",
 } as const;
 
-/** A tus request of another protocol version gets 412 (tus core); a request without the header is one of SPEC.md's own. */
+/** A tus request of another protocol version gets 412 (tus core); a request without the header is one of docs/api.md's own. */
 export function assertTusVersion(request: Request): void {
   const version = request.headers.get("tus-resumable");
   if (version !== null && version.trim() !== TUS_VERSION) throw Errors.tusVersionUnsupported(TUS_VERSION);

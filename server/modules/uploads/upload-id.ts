@@ -1,4 +1,4 @@
-/** Upload ids (CONTRACT.md "Name and prefixes": `flup_` + lowercase hex): the one maker and the one pattern. */
+/** Upload ids (docs/api.md "Name and prefixes": `flup_` + lowercase hex): the one maker and the one pattern. */
 
 /** Ids this service makes and accepts; anything else is UPLOAD_NOT_FOUND without a query. */
 export const UPLOAD_ID_PATTERN = "^flup_[0-9a-f]{1,64}$";

@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Videos": validation and HTTP only; rules live in service.ts. */
+/** Routes of docs/api.md "Videos": validation and HTTP only; rules live in service.ts. */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";

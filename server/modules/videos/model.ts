@@ -1,4 +1,4 @@
-/** Wire schemas of SPEC.md "Videos" (TypeBox through Elysia's `t`). */
+/** Wire schemas of docs/api.md "Videos" (TypeBox through Elysia's `t`). */
 import { t } from "elysia";
 import { Id, Int, MAX_ID, oneOf, PageNumber, QueryInt, Text } from "../../http/schemas.ts";
 
@@ -16,7 +16,7 @@ export const CreateVideoBody = t.Object({
   tags: t.Optional(Tags),
   plain_mode: t.Optional(t.Boolean({ error: "The plain_mode field must be true or false." })),
   player_version: t.Optional(oneOf(PLAYER_VERSIONS, { error: "The player_version must be one of v1, v2, 1, 2." })),
-  // An id that names no video copies nothing (SPEC.md rule 1); one no bigint holds is refused.
+  // An id that names no video copies nothing (docs/api.md rule 1); one no bigint holds is refused.
   copy_from: t.Optional(Int(-MAX_ID, MAX_ID, { error: "The copy_from field must be an integer video id." })),
 });
 export type CreateVideoBody = typeof CreateVideoBody.static;
@@ -29,7 +29,7 @@ export const UpdateVideoBody = t.Object({
 export type UpdateVideoBody = typeof UpdateVideoBody.static;
 
 export const ListVideosQuery = t.Object({
-  // Anything but the listed values falls back to the default (SPEC.md), so only the URL bounds their length.
+  // Anything but the listed values falls back to the default (docs/api.md), so only the URL bounds their length.
   sort: t.Optional(Text({ maxLength: 16_384 })),
   order: t.Optional(Text({ maxLength: 16_384 })),
   page: t.Optional(PageNumber()),

@@ -1,4 +1,4 @@
-/** The rules of SPEC.md "Videos"; knows nothing of HTTP. */
+/** The rules of docs/api.md "Videos"; knows nothing of HTTP. */
 import { videoChanged, type Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors } from "../../errors.ts";
@@ -54,7 +54,7 @@ function orientationView(media: MediaState | null) {
   return media ? { status: media.status, progress: media.progress, error: media.error } : null;
 }
 
-/** SPEC.md "Video processing status": the video-level value from its orientations. */
+/** docs/api.md "Video processing status": the video-level value from its orientations. */
 export function videoStatus(row: Pick<VideoRow, "landscape_media" | "portrait_media">): "waiting_for_upload" | "processing" | "ready" | "error" {
   const sent = [row.landscape_media, row.portrait_media].filter((m): m is MediaState => m !== null);
   if (sent.length === 0) return "waiting_for_upload";

@@ -98,7 +98,7 @@ export async function linkKeys(sql: Sql, workspaceId: number, viewerId: number, 
   await sql`INSERT INTO viewer_keys ${sql(rows, "workspace_id", "kind", "key", "viewer_id")} ON CONFLICT DO NOTHING`;
 }
 
-/** True exactly once per session: the first play (SPEC.md `video.viewed`). */
+/** True exactly once per session: the first play (docs/api.md `video.viewed`). */
 export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: string): Promise<boolean> {
   const rows = await sql`
     UPDATE viewer_sessions SET first_play_at = now()

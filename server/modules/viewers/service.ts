@@ -1,5 +1,5 @@
 /**
- * Known viewers (SPEC.md "Viewer identity"): player sessions and devices become
+ * Known viewers (docs/api.md "Viewer identity"): player sessions and devices become
  * viewers in Postgres; devices, profiles, identity hashes and external ids link
  * to them. Everything read on the hot path is cached in memory per process
  * (`deps.viewers`, built by createDeps).
@@ -190,7 +190,7 @@ export async function identifySession(
 }
 
 /**
- * SPEC.md "Custom events" rule 1: session_id, then device_id, then profile_id,
+ * docs/api.md "Custom events" rule 1: session_id, then device_id, then profile_id,
  * then identity (email / phone hashes, external_id); the first that resolves wins.
  */
 export async function resolveViewer(

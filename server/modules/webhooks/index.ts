@@ -1,4 +1,4 @@
-/** Routes of SPEC.md "Webhook subscriptions" (all need webhooks:write). */
+/** Routes of docs/api.md "Webhook subscriptions" (all need webhooks:write). */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";

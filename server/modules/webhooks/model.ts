@@ -1,8 +1,8 @@
-/** Wire schemas of SPEC.md "Webhook subscriptions" and "Events". */
+/** Wire schemas of docs/api.md "Webhook subscriptions" and "Events". */
 import { t } from "elysia";
 import { Text } from "../../http/schemas.ts";
 
-/** SPEC.md "Events": the exact, complete list accepted in `events[]`. */
+/** docs/api.md "Events": the exact, complete list accepted in `events[]`. */
 export const SUPPORTED_EVENTS = [
   "video.created",
   "video.uploaded",

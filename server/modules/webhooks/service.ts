@@ -1,4 +1,4 @@
-/** The rules of SPEC.md "Webhook subscriptions"; knows nothing of HTTP. */
+/** The rules of docs/api.md "Webhook subscriptions"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { isSupportedEvent, SUPPORTED_EVENTS, TEST_EVENT, type CreateWebhookBody, type Envelope } from "./model.ts";
@@ -10,7 +10,7 @@ import { targetUrlProblem } from "./ssrf.ts";
 
 export const WEBHOOK_MODEL = "Webhook";
 
-/** The wire form: never the secret (SPEC.md "Webhook subscription"). */
+/** The wire form: never the secret (docs/api.md "Webhook subscription"). */
 export function toSubscription(row: SubscriptionRow) {
   return {
     id: row.id,
@@ -29,7 +29,7 @@ export function listSubscriptions(deps: Deps, workspaceId: number) {
   return repo.listSubscriptions(deps.sql, workspaceId);
 }
 
-/** 422 with the reason when the URL is not an acceptable delivery target (SSRF rule of CONTRACT.md). */
+/** 422 with the reason when the URL is not an acceptable delivery target (SSRF rule of docs/api.md). */
 export async function assertTargetUrl(deps: Deps, field: string, url: string): Promise<void> {
   const problem = await targetUrlProblem(url, deps.config.webhookAllowPrivate);
   if (problem) throw validation({ [field]: [`The ${field} ${problem}.`] });
@@ -61,7 +61,7 @@ export async function deleteSubscription(deps: Deps, workspaceId: number, id: nu
 }
 
 /**
- * SPEC.md: a real `webhook.test` delivery signed like a live one, attempted
+ * docs/api.md: a real `webhook.test` delivery signed like a live one, attempted
  * exactly once with no retry. It does not count toward `failure_count` and
  * works on an inactive subscription too (to check an endpoint before relying on it).
  */

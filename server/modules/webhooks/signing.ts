@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (CONTRACT.md "webhook signature headers"):
+ * Standard Webhooks signing (docs/api.md "webhook signature headers"):
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.
  *
  * The HMAC key of a subscription's secret:
@@ -8,7 +8,7 @@
  *   base64-decoded bytes after the prefix;
  * - any other secret a caller supplies (16 to 128 characters) is used as its
  *   UTF-8 bytes, so `HMAC(secret, ...)` in any language verifies it.
- * Generated secrets are never returned (SPEC.md), so their form is internal.
+ * Generated secrets are never returned (docs/api.md), so their form is internal.
  */
 import { createHmac, randomBytes } from "node:crypto";
 

@@ -1,5 +1,5 @@
 /**
- * Target URL safety (CONTRACT.md `WEBHOOK_ALLOW_PRIVATE`): a URL whose host
+ * Target URL safety (docs/api.md `WEBHOOK_ALLOW_PRIVATE`): a URL whose host
  * resolves to a loopback, private, link-local, shared, metadata or otherwise
  * non-public address is refused at subscribe time, and at delivery time the
  * host is resolved again and the request is sent to the vetted address itself

@@ -43,7 +43,7 @@ CREATE TABLE videos (
   player_version      varchar(8) NOT NULL DEFAULT 'v2',
   plain_mode          boolean NOT NULL DEFAULT false,
   default_orientation varchar(16) NOT NULL DEFAULT 'landscape',
-  -- Option groups, one JSON object per group name (SPEC.md "Settings option groups").
+  -- Option groups, one JSON object per group name (docs/api.md "Settings option groups").
   settings            jsonb NOT NULL DEFAULT '{}',
   landscape_hls       text,
   portrait_hls        text,
@@ -99,7 +99,7 @@ CREATE TABLE rate_limits (
   PRIMARY KEY (bucket, window_start)
 );
 
--- Names a workspace declares for browser custom events (SPEC.md "Custom events").
+-- Names a workspace declares for browser custom events (docs/api.md "Custom events").
 CREATE TABLE custom_metrics (
   workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   name         varchar(64) NOT NULL,

@@ -1,4 +1,4 @@
--- Webhook subscriptions (SPEC.md "Webhook subscriptions", "Automation-platform
+-- Webhook subscriptions (docs/api.md "Webhook subscriptions", "Automation-platform
 -- REST hooks") and their deliveries: one row per (subscription, outbox event),
 -- claimed by any number of deliverer processes with FOR UPDATE SKIP LOCKED.
 

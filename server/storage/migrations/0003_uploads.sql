@@ -1,7 +1,7 @@
--- Resumable upload sessions (SPEC.md "Upload session") and encode jobs.
+-- Resumable upload sessions (docs/api.md "Upload session") and encode jobs.
 
 CREATE TABLE upload_sessions (
-  id            varchar(64) PRIMARY KEY,          -- flup_ + lowercase hex (CONTRACT.md)
+  id            varchar(64) PRIMARY KEY,          -- flup_ + lowercase hex (docs/api.md)
   workspace_id  bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   video_id      bigint NOT NULL REFERENCES videos(id) ON DELETE CASCADE,
   orientation   varchar(16) NOT NULL,

@@ -1,4 +1,4 @@
--- Deploy versions of SPEC.md "Deploy version": one row per deploy or restore,
+-- Deploy versions of docs/api.md "Deploy version": one row per deploy or restore,
 -- holding the whole option-group object (not a diff). Drafts live in
 -- video_drafts (0001); playlists live inside videos.settings.playlist_options.
 

@@ -1,5 +1,5 @@
 -- Known viewers and their identity graph, leads, the conversions ledger, the
--- event-name registry (100-name cap) and custom-event dedup (SPEC.md "Viewer
+-- event-name registry (100-name cap) and custom-event dedup (docs/api.md "Viewer
 -- identity", "Custom events", "Conversion verification").
 
 CREATE TABLE viewers (
@@ -85,7 +85,7 @@ CREATE TABLE conversions (
 );
 CREATE INDEX conversions_video ON conversions (workspace_id, video_id, occurred_at);
 
--- Distinct custom-event names per workspace (SPEC.md "Custom events" rule 6: at most 100).
+-- Distinct custom-event names per workspace (docs/api.md "Custom events" rule 6: at most 100).
 CREATE TABLE event_names (
   workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   name         varchar(64) NOT NULL,

@@ -1,4 +1,4 @@
--- Analytics exports (SPEC.md "Exports"): the request, its build job state and the
+-- Analytics exports (docs/api.md "Exports"): the request, its build job state and the
 -- blob it produced. The row is its own job: workers claim it with FOR UPDATE SKIP LOCKED.
 
 CREATE TABLE exports (

@@ -1,4 +1,4 @@
--- Split tests (beyond SPEC.md): one video against others, each viewer's device served
+-- Split tests (beyond the core interface): one video against others, each viewer's device served
 -- one variation by weight (server/modules/split-tests). The first variation
 -- (position 0) is the control: its own embed serves the test while the test is not
 -- ended.
