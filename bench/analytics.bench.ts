@@ -26,11 +26,11 @@ import { join } from "node:path";
 import { Session } from "chdb";
 import type { Deps } from "../server/deps.ts";
 import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhouse.ts";
-import { OVERVIEW_TOP_VALUES } from "../server/modules/analytics/definitions.ts";
-import { metricsSql, salesSql } from "../server/modules/analytics/metrics.ts";
-import { computeBreakdown, computeVideoMetrics } from "../server/modules/analytics/overview.ts";
-import * as q from "../server/modules/analytics/queries.ts";
-import { computeRetention, computeSummary, resolveWindow } from "../server/modules/analytics/service.ts";
+import { OVERVIEW_TOP_VALUES } from "../server/api/analytics/definitions.ts";
+import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
+import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
+import * as q from "../server/api/analytics/queries.ts";
+import { computeRetention, computeSummary, resolveWindow } from "../server/api/analytics/service.ts";
 import { report, type Row } from "./lib/report.ts";
 import { stealMeter } from "./lib/steal.ts";
 

@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hlsArgs, planLadder, posterArgs } from "../server/modules/encoding/ladder.ts";
-import { probe } from "../server/modules/encoding/probe.ts";
+import { hlsArgs, planLadder, posterArgs } from "../server/domains/encoding/ladder.ts";
+import { probe } from "../server/domains/encoding/probe.ts";
 import { report } from "./lib/report.ts";
 import { startServer } from "./lib/server.ts";
 

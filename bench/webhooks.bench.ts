@@ -16,7 +16,7 @@ import { createLog } from "../server/log.ts";
 import type { Deps } from "../server/deps.ts";
 import { connectPostgres, migrate } from "../server/storage/postgres.ts";
 import { startEmbeddedPostgres } from "../server/storage/pglite.ts";
-import { serializeEnvelope } from "../server/modules/webhooks/send.ts";
+import { serializeEnvelope } from "../server/api/webhooks/send.ts";
 import { WebhookDeliverer } from "../server/workers/webhook-deliverer.ts";
 import { startReceiver } from "../test/helpers/receiver.ts";
 import { report } from "./lib/report.ts";

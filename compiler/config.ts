@@ -3,8 +3,8 @@
  * player/): the video and its media, every live option group, the playlist
  * with each item's media resolved in the same workspace, and the events URL.
  */
-import type { Settings } from "../server/modules/settings/groups.ts";
-import type { VideoRow } from "../server/modules/videos/repo.ts";
+import type { Settings } from "../server/api/settings/groups.ts";
+import type { VideoRow } from "../server/api/videos/repo.ts";
 import type { FeatureFlags } from "./flags.ts";
 import type { PlayerConfig, PlaylistConfig, Rendition } from "../player/types.ts";
 

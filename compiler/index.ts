@@ -2,7 +2,7 @@
  * The player compiler, and only that: a video's config and feature flags in,
  * bundle bytes out, pushed to the CDN targets it is given. It reads no
  * database and imports no server code but types; which video, which settings
- * and which locks belong to the server (server/modules/publish). The stable
+ * and which locks belong to the server (server/domains/publish). The stable
  * `script_url` (`/cdn/p/<code>.js`) is the per-video entry; it loads a shared,
  * content-hashed core.
  *

@@ -1,5 +1,5 @@
 /**
- * Serving a split test on a page (server/modules/split-tests). The events host
+ * Serving a split test on a page (server/api/split-tests). The events host
  * answers which variation this device gets (`POST /v1/split-test`: sticky per
  * device, by the test's weights, and recorded on the viewer's session so its
  * events carry the variation); the page then plays that variation's own player:

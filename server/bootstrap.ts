@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { ALL_SCOPES } from "./http/scopes.ts";
-import { createToken, createWorkspace } from "./modules/admin/service.ts";
+import { createToken, createWorkspace } from "./api/admin/service.ts";
 
 export interface AdminKey {
   key: string;

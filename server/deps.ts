@@ -18,10 +18,10 @@ import { RowCache } from "./storage/row-cache.ts";
 import { batchedRateLimitStore, memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest, type Ingest } from "./ingest/index.ts";
 import { Signal } from "./lib/signal.ts";
-import { ViewerCaches } from "./modules/viewers/service.ts";
-import { CustomEventState } from "./modules/events/service.ts";
-import type { SummaryCache } from "./modules/analytics/service.ts";
-import type { SplitTestWithVariations } from "./modules/split-tests/repo.ts";
+import { ViewerCaches } from "./domains/viewers/service.ts";
+import { CustomEventState } from "./hosts/events/service.ts";
+import type { SummaryCache } from "./api/analytics/service.ts";
+import type { SplitTestWithVariations } from "./api/split-tests/repo.ts";
 import { TtlCache } from "./lib/ttl-cache.ts";
 
 /** A backstop only: every write evicts at once. */

@@ -6,7 +6,7 @@ import { CopyButton, ErrorBox, Field, Link, PageTitle, useAsync, TableHead } fro
 import { money, num, pct } from "../seller-format.ts";
 import { goalLabel, type SplitTest, statusText } from "./split-tests.tsx";
 
-/** The wire shape of GET /split-tests/{id}/report (server/modules/split-tests/model.ts). */
+/** The wire shape of GET /split-tests/{id}/report (server/api/split-tests/model.ts). */
 interface Report {
   from: string;
   to: string;

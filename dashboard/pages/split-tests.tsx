@@ -4,7 +4,7 @@ import { call, qs } from "../api.ts";
 import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
 import { navigate } from "../router.ts";
 
-/** The wire shape of GET /split-tests/{id} (server/modules/split-tests/model.ts). */
+/** The wire shape of GET /split-tests/{id} (server/api/split-tests/model.ts). */
 export interface SplitTest {
   id: number;
   code: string;

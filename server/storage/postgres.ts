@@ -9,7 +9,7 @@ import { join } from "node:path";
 export type Sql = postgres.Sql<Record<string, never>>;
 export type TxSql = postgres.TransactionSql<Record<string, never>>;
 
-const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
+const MIGRATIONS_DIR = join(import.meta.dir, "postgres");
 /** Advisory lock key shared by every process that migrates this database. */
 const MIGRATION_LOCK = 7_240_318_001;
 

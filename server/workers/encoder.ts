@@ -6,9 +6,9 @@
  * MAX_ATTEMPTS. A file that cannot be decoded fails at once (encodeJob).
  */
 import { videoChanged, type Deps } from "../deps.ts";
-import { encodeJob } from "../modules/encoding/service.ts";
-import * as repo from "../modules/encoding/repo.ts";
-import type { EncodeJobRow } from "../modules/encoding/repo.ts";
+import { encodeJob } from "../domains/encoding/service.ts";
+import * as repo from "../domains/encoding/repo.ts";
+import type { EncodeJobRow } from "../domains/encoding/repo.ts";
 import { JobRunner, type JobQueue } from "./runner.ts";
 
 export const MAX_ATTEMPTS = 3;

@@ -6,9 +6,9 @@
  * the export being built (drain). Expired exports are the sweeper's.
  */
 import type { Deps } from "../deps.ts";
-import { buildExport } from "../modules/exports/service.ts";
-import * as repo from "../modules/exports/repo.ts";
-import type { ExportRow } from "../modules/exports/repo.ts";
+import { buildExport } from "../api/exports/service.ts";
+import * as repo from "../api/exports/repo.ts";
+import type { ExportRow } from "../api/exports/repo.ts";
 import { JobRunner, type JobQueue, type RunnerOptions } from "./runner.ts";
 
 /** A builder holds an export this long without renewing before another may take it over. */

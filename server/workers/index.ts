@@ -1,10 +1,10 @@
 /** Starts every background worker this process runs; returns their stop function (each drains what it runs). */
 import type { Deps } from "../deps.ts";
 import { sweepIdempotencyKeys } from "../http/idempotency.ts";
-import { sweepEventDedup } from "../modules/events/service.ts";
-import { sweepExpiredExports } from "../modules/exports/service.ts";
-import { sweepExpiredUploads } from "../modules/uploads/service.ts";
-import { evaluateSplitTests } from "../modules/split-tests/report.ts";
+import { sweepEventDedup } from "../hosts/events/service.ts";
+import { sweepExpiredExports } from "../api/exports/service.ts";
+import { sweepExpiredUploads } from "../api/uploads/service.ts";
+import { evaluateSplitTests } from "../api/split-tests/report.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startSweeper } from "./sweeper.ts";

@@ -18,9 +18,9 @@
  * older than a week.
  */
 import type { Deps } from "../deps.ts";
-import type { Envelope } from "../modules/webhooks/model.ts";
-import * as repo from "../modules/webhooks/repo.ts";
-import { attemptDelivery, ATTEMPT_TIMEOUT_MS, type AttemptResult } from "../modules/webhooks/send.ts";
+import type { Envelope } from "../api/webhooks/model.ts";
+import * as repo from "../api/webhooks/repo.ts";
+import { attemptDelivery, ATTEMPT_TIMEOUT_MS, type AttemptResult } from "../api/webhooks/send.ts";
 import { startLoop, type Loop } from "./runner.ts";
 
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;

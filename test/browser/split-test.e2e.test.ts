@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { launchBrowser, makeHlsStream, page, tempDir, until } from "../helpers/browser.ts";
 import { browserId } from "../helpers/split-viewers.ts";
-import { pickVariation } from "../../server/modules/split-tests/assign.ts";
+import { pickVariation } from "../../server/api/split-tests/assign.ts";
 
 let dir: string;
 let browser: Browser;
@@ -102,7 +102,7 @@ afterAll(async () => {
 
 const pageUrl = (path: string) => `http://127.0.0.1:${pageServer.port}${path}`;
 
-/** The video a device id is served: the weights' percentile of the test and the device (server/modules/split-tests/assign.ts). */
+/** The video a device id is served: the weights' percentile of the test and the device (server/api/split-tests/assign.ts). */
 const expectedFor = (device: string) => videos[pickVariation(splitTest.code, device, [50, 50])]!;
 
 /** What the viewer sees: which video's player mounted, in which colour, and the ids its page uses. */

@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
-import type { TrackBody } from "../../server/modules/events/model.ts";
+import type { TrackBody } from "../../server/hosts/events/model.ts";
 import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
 import { featureFlags, type FeatureFlags } from "../../compiler/flags.ts";
 
@@ -74,7 +74,7 @@ export function flagsFor(config: PlayerConfig): FeatureFlags {
   return featureFlags(config.settings);
 }
 
-/** The embed snippet of server/modules/videos/service.ts `embedFor`. */
+/** The embed snippet of server/api/videos/service.ts `embedFor`. */
 export function embedHtml(code: string, scriptUrl: string, plain = false): string {
   return `<div class="frameline-player" data-video="${code}"${plain ? ' data-mode="plain"' : ""}></div><script async src="${scriptUrl}"></script>`;
 }

@@ -9,7 +9,7 @@
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { eventRow, schemaBefore } from "./clickhouse-before.ts";
-import * as q from "../../server/modules/analytics/queries.ts";
+import * as q from "../../server/api/analytics/queries.ts";
 
 const path = process.argv[2]!;
 const ch = await schemaBefore(path, "0006");

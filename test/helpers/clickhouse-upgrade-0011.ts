@@ -8,8 +8,8 @@
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { eventRow, schemaBefore } from "./clickhouse-before.ts";
-import { readMetrics } from "../../server/modules/analytics/metrics.ts";
-import * as q from "../../server/modules/analytics/queries.ts";
+import { readMetrics } from "../../server/api/analytics/metrics.ts";
+import * as q from "../../server/api/analytics/queries.ts";
 
 const path = process.argv[2]!;
 const ch = await schemaBefore(path, "0011");

@@ -7,7 +7,7 @@
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
-import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
+import { rangeMaskSql } from "../../server/api/analytics/queries.ts";
 
 const [path, upgradeTo] = [process.argv[2]!, process.argv[3]!];
 const ch = await schemaBefore(path, upgradeTo);

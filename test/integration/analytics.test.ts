@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { insertEventRows } from "../helpers/event-rows.ts";
-import { rangeMaskSql } from "../../server/modules/analytics/queries.ts";
+import { rangeMaskSql } from "../../server/api/analytics/queries.ts";
 
 let now = Date.parse("2026-11-20T12:00:00Z");
 let t: TestApp;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compilePlayer, DEFAULT_SOURCES, featureFlags, pushPlayer, type PlayerConfig } from "../../compiler/index.ts";
 import { createFsBlobStore } from "../../server/storage/blob/index.ts";
-import { publishVideo } from "../../server/modules/publish/service.ts";
+import { publishVideo } from "../../server/domains/publish/service.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
 import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";

@@ -8,7 +8,7 @@ import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.
 import { insertEventRows } from "../helpers/event-rows.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
-import { sweepExpiredExports } from "../../server/modules/exports/service.ts";
+import { sweepExpiredExports } from "../../server/api/exports/service.ts";
 import { processNextExport, startExportBuilder } from "../../server/workers/export-builder.ts";
 
 let now = Date.parse("2026-11-20T12:00:00Z");

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Deps } from "../../server/deps.ts";
 import type { Signal } from "../../server/lib/signal.ts";
-import * as encodeRepo from "../../server/modules/encoding/repo.ts";
-import { handToEncoder } from "../../server/modules/encoding/service.ts";
-import * as exportRepo from "../../server/modules/exports/repo.ts";
+import * as encodeRepo from "../../server/domains/encoding/repo.ts";
+import { handToEncoder } from "../../server/domains/encoding/service.ts";
+import * as exportRepo from "../../server/api/exports/repo.ts";
 import { connectPostgres, migrate, type Sql } from "../../server/storage/postgres.ts";
 import { encodeQueue } from "../../server/workers/encoder.ts";
 import { exportQueue } from "../../server/workers/export-builder.ts";

@@ -11,7 +11,7 @@ import { connectPostgres, migrate, type Sql } from "../../server/storage/postgre
 import { getEngines } from "../helpers/engines.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const MIGRATIONS_DIR = join(ROOT, "server", "storage", "migrations");
+const MIGRATIONS_DIR = join(ROOT, "server", "storage", "postgres");
 const pools: Sql[] = [];
 const drops: (() => Promise<void>)[] = [];
 

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { processNextExport } from "../../server/workers/export-builder.ts";
-import { readMetrics } from "../../server/modules/analytics/metrics.ts";
+import { readMetrics } from "../../server/api/analytics/metrics.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const TODAY = "2026-11-20";

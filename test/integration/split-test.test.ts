@@ -14,8 +14,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../server/config.ts";
-import { evaluateSplitTests } from "../../server/modules/split-tests/report.ts";
-import { type Arm, decide } from "../../server/modules/split-tests/stats.ts";
+import { evaluateSplitTests } from "../../server/api/split-tests/report.ts";
+import { type Arm, decide } from "../../server/api/split-tests/stats.ts";
 import { ADMIN_KEY, testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { collect, inParallel, newViewer, served, seeded, type Viewer } from "../helpers/split-viewers.ts";
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_KEY, testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { collect, inParallel, newViewer, served, type Viewer } from "../helpers/split-viewers.ts";
 import { loadConfig } from "../../server/config.ts";
-import { evaluateSplitTests } from "../../server/modules/split-tests/report.ts";
+import { evaluateSplitTests } from "../../server/api/split-tests/report.ts";
 
 let t: TestApp;
 let a: TestWorkspace;

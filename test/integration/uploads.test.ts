@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
-import { sourceKey } from "../../server/modules/encoding/keys.ts";
-import { sweepExpiredUploads } from "../../server/modules/uploads/service.ts";
+import { sourceKey } from "../../server/domains/encoding/keys.ts";
+import { sweepExpiredUploads } from "../../server/api/uploads/service.ts";
 import { BlobErrorCode, createS3BlobStore, NO_BYTES_YET, type BlobStore } from "../../server/storage/blob/index.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { clip, sha256, sha256File } from "../helpers/media.ts";

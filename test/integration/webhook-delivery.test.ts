@@ -12,7 +12,7 @@ import { SPEC_EVENTS } from "../helpers/spec.ts";
 import { connectPostgres } from "../../server/storage/postgres.ts";
 import { enqueueEvent } from "../../server/storage/outbox.ts";
 import { WebhookDeliverer, RETRY_SCHEDULE_MS } from "../../server/workers/webhook-deliverer.ts";
-import * as repo from "../../server/modules/webhooks/repo.ts";
+import * as repo from "../../server/api/webhooks/repo.ts";
 import type { Deps } from "../../server/deps.ts";
 
 let now = Date.parse("2026-03-01T12:00:00Z");

@@ -1,6 +1,6 @@
 -- Per-session facts in 15-minute slots, kept by a materialized view on `events`, so the
 -- summary and retention read one row per session instead of every event
--- (server/modules/analytics/definitions.ts says what each fact means). Every real time
+-- (server/api/analytics/definitions.ts says what each fact means). Every real time
 -- zone offset is a multiple of 15 minutes, so a window of local days is exactly a range
 -- of slots. Rows of one session and slot written in different inserts are merged in the
 -- background and by the reads' GROUP BY. Sessions and devices are kept as 64-bit hashes

@@ -10,7 +10,7 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS player_events_to_events TO events AS
 SELECT * FROM player_events;
 
 -- Same SELECT as analytics_session_slots_mv in 0003_analytics.sql; keep it in step with
--- server/modules/analytics/definitions.ts.
+-- server/api/analytics/definitions.ts.
 CREATE MATERIALIZED VIEW IF NOT EXISTS analytics_session_slots_from_player_events TO analytics_session_slots AS
 SELECT
   workspace_id,

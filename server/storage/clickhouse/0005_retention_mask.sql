@@ -1,6 +1,6 @@
 -- Retention's default of 100 buckets, kept with each slot row: the bitmask of the 100
 -- buckets whose midpoints its watched ranges cover, for its own duration_s. It is the
--- mask retentionSql (server/modules/analytics/queries.ts) builds at read time with
+-- mask retentionSql (server/api/analytics/queries.ts) builds at read time with
 -- N = 100 and D = duration_s, so a read of a video whose ranges all carry one duration
 -- skips building masks. Keep the two expressions in step (test/integration/analytics.test.ts
 -- compares them). New rows get it when written (the view does not list it, so the

@@ -1,5 +1,5 @@
 -- True plays, impressions and what a seller breaks results down by, kept per session in
--- `analytics_session_slots` (server/modules/analytics/definitions.ts says what each means).
+-- `analytics_session_slots` (server/api/analytics/definitions.ts says what each means).
 --
 -- The player now reports `load` (it was shown on a page: an impression), `autoplay` (a
 -- muted autoplay start, which is not a play) and `unmute` (the viewer unmuted an autoplay:

@@ -1,5 +1,5 @@
 -- The split-test variation a session was served, kept with its analytics slots so a
--- split test's report groups sessions by it (server/modules/split-tests/report.ts).
+-- split test's report groups sessions by it (server/api/split-tests/report.ts).
 -- The events host stamps `properties.split_test_id` and `split_test_variation_id` on
 -- every row of a session it assigned to a running test.
 --

@@ -1,4 +1,4 @@
--- The traffic source of the breakdowns (server/modules/analytics/metrics.ts DIMENSIONS),
+-- The traffic source of the breakdowns (server/api/analytics/metrics.ts DIMENSIONS),
 -- resolved when a slot row is written rather than at every read: utm_source when the
 -- landing page had one, else the referrer's host, '' without either (the read names that
 -- `direct`). Only `load` rows carry utm_* and the referrer (0006_seller_analytics.sql), so

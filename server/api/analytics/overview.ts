@@ -1,0 +1,193 @@
+/**
+ * The seller's reads beyond the core interface (definitions.ts "Seller overview"): the overview of a
+ * video, its breakdowns, and the overview of every video of the workspace. Knows
+ * nothing of HTTP; the SQL is in metrics.ts.
+ */
+import type { Deps } from "../../deps.ts";
+import { validation } from "../../errors.ts";
+import { normaliseSource, spendOf } from "../ad-spend/service.ts";
+import { DEFAULT_WINDOW_DAYS, OVERVIEW_TOP_VALUES } from "./definitions.ts";
+import {
+  DIMENSION_NAMES,
+  type Dimension,
+  type GroupMetrics,
+  groupMetrics,
+  type MaskPlan,
+  readMetrics,
+  type SaleRow,
+  salesByVideo,
+  salesSql,
+  type SpendRow,
+} from "./metrics.ts";
+import * as q from "./queries.ts";
+import { intParam, oneOfParam, resolveWindow, scopeOf, videoOf, type Window, type WindowQuery } from "./service.ts";
+
+/** Ad spend of the scope, per video, source and currency (server/api/ad-spend). */
+export type Spend = { videoId: number; source: string; currency: string; amount: number }[];
+
+const spendIn = (spend: Spend, keep: (s: Spend[number]) => boolean): SpendRow[] => spend.filter(keep).map((s) => ({ currency: s.currency, amount: s.amount }));
+
+/** Retention's step 1 (queries.ts): each video's duration, and whether the stored masks hold. */
+export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
+  const found = await q.rows<q.DurationRow>(deps.ch, q.durationSql(scope));
+  return { durations: new Map(found.map((r) => [Number(r.video_id), Number(r.duration)])), storedMasks: q.storedMasksHold(found) };
+}
+
+/** The metrics of each video of the scope (zeros for a video without sessions). */
+export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend): Promise<Map<number, GroupMetrics>> {
+  const masks = maskPlan(deps, scope);
+  // One read of the sales serves both the sessions' groups and each video's own figures.
+  const sold = q.rows<SaleRow>(deps.ch, salesSql(scope));
+  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "video" }, masks, undefined, sold), masks]);
+  const sales = salesByVideo(await sold);
+  const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
+  return new Map(
+    scope.videoIds.map((id) => [
+      id,
+      groupMetrics(
+        byVideo.get(id),
+        durations.has(id),
+        sales.get(id) ?? { orders: {}, revenue: {} },
+        spendIn(spend, (s) => s.videoId === id),
+      ),
+    ]),
+  );
+}
+
+export interface BreakdownRow extends GroupMetrics {
+  /** The value (null when unknown: no referrer, no utm, an unrecognised User-Agent or IP); null on the `other` row. */
+  value: string | null;
+  /** The row merging every value past the top OVERVIEW_TOP_VALUES. */
+  other: boolean;
+}
+
+/** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
+export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend): Promise<BreakdownRow[]> {
+  const masks = maskPlan(deps, scope);
+  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "dimension", dimension: by }, masks, OVERVIEW_TOP_VALUES), masks]);
+  const hasDuration = scope.videoIds.some((id) => durations.has(id));
+  return rows.map((r) => {
+    const other = Number(r.other) === 1;
+    const value = r.value ?? "";
+    // ROAS per traffic source: the spend entered for that source.
+    const rowSpend = by === "source" && !other ? spendIn(spend, (s) => s.source === normaliseSource(value)) : undefined;
+    return { value: other || value === "" ? null : value, other, ...groupMetrics(r, hasDuration, undefined, rowSpend) };
+  });
+}
+
+interface VideoRef {
+  id: number;
+  code: string;
+}
+
+function head(video: VideoRef, w: Window) {
+  return { video_id: video.id, video_code: video.code, from: w.from, to: w.to, tz: w.tz };
+}
+
+export async function overview(deps: Deps, workspaceId: number, videoId: number | undefined, input: WindowQuery) {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const spend = await spendOf(deps, workspaceId, [video.id], w.from, w.to);
+  const metrics = await computeVideoMetrics(deps, scopeOf(workspaceId, video.id, w), spend);
+  return { ...head(video, w), overview: metrics.get(video.id)! };
+}
+
+export interface BreakdownQuery extends WindowQuery {
+  by?: string;
+}
+
+export async function breakdown(deps: Deps, workspaceId: number, videoId: number | undefined, input: BreakdownQuery) {
+  const video = await videoOf(deps, workspaceId, videoId);
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const by = oneOfParam(input.by, "by", DIMENSION_NAMES);
+  const spend = by === "source" ? await spendOf(deps, workspaceId, [video.id], w.from, w.to) : [];
+  const rows = await computeBreakdown(deps, scopeOf(workspaceId, video.id, w), by, spend);
+  return { ...head(video, w), by, rows };
+}
+
+/** What the workspace overview sorts by: a metric, or (for money) one currency's figure. */
+export const OVERVIEW_SORTS = [
+  "rpv",
+  "play_rate",
+  "conversion_rate",
+  "impressions",
+  "plays",
+  "unmute_rate",
+  "unique_viewers",
+  "avg_watch_time_s",
+  "avg_percent_watched",
+  "leads",
+  "orders",
+  "revenue",
+  "aov",
+  "epc",
+  "roas",
+  "rebuffer_ratio",
+  "errors",
+] as const;
+type OverviewSort = (typeof OVERVIEW_SORTS)[number];
+const MONEY_SORTS = new Set<OverviewSort>(["rpv", "revenue", "aov", "epc", "roas"]);
+export const OVERVIEW_MAX_PER_PAGE = 200;
+
+export interface WorkspaceOverviewQuery extends WindowQuery {
+  sort?: string;
+  order?: string;
+  currency?: string;
+  page?: string;
+  per_page?: string;
+}
+
+/** The currency with the most orders in these metrics (ties: alphabetical), or null without sales. */
+function busiestCurrency(all: GroupMetrics[]): string | null {
+  const orders = new Map<string, number>();
+  for (const m of all) for (const r of m.revenue) if (r.currency) orders.set(r.currency, (orders.get(r.currency) ?? 0) + r.orders);
+  return [...orders.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+}
+
+/** Every video of the workspace with its metrics, sorted (nulls last; ties: impressions, then id) and paged. */
+export async function workspaceOverview(deps: Deps, workspaceId: number, input: WorkspaceOverviewQuery) {
+  const w = resolveWindow(deps.clock.now(), input, DEFAULT_WINDOW_DAYS);
+  const sort = oneOfParam(input.sort, "sort", OVERVIEW_SORTS, "rpv");
+  const order = oneOfParam(input.order, "order", ["asc", "desc"] as const, "desc");
+  const page = intParam(input.page, "page", 1, Number.MAX_SAFE_INTEGER, 1);
+  const perPage = intParam(input.per_page, "per_page", 1, OVERVIEW_MAX_PER_PAGE, 50);
+  if (input.currency !== undefined && input.currency !== "" && !/^[A-Za-z]{3}$/.test(input.currency))
+    throw validation({ currency: ["The currency must be a 3-letter code."] });
+
+  const videos = await deps.sql<{ id: number; code: string; title: string }[]>`
+    SELECT id, code::text AS code, title FROM videos WHERE workspace_id = ${workspaceId} ORDER BY id`;
+  const ids = videos.map((v) => Number(v.id));
+  const metrics = ids.length
+    ? await computeVideoMetrics(deps, { workspaceId, videoIds: ids, start: w.start, end: w.end, tz: w.tz }, await spendOf(deps, workspaceId, ids, w.from, w.to))
+    : new Map<number, GroupMetrics>();
+  const currency = input.currency ? input.currency.toUpperCase() : busiestCurrency([...metrics.values()]);
+  const keyOf = (m: GroupMetrics): number | null => {
+    if (!MONEY_SORTS.has(sort)) return m[sort as Exclude<OverviewSort, "rpv" | "revenue" | "aov" | "epc" | "roas">];
+    const row = m.revenue.find((r) => r.currency === currency);
+    return row ? row[sort as "rpv" | "revenue" | "aov" | "epc" | "roas"] : null;
+  };
+  const list = videos.map((v) => ({ video_id: Number(v.id), video_code: v.code, title: v.title, ...metrics.get(Number(v.id))! }));
+  const sign = order === "asc" ? 1 : -1;
+  list.sort((a, b) => {
+    const x = keyOf(a);
+    const y = keyOf(b);
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return sign * (x - y);
+    }
+    return b.impressions - a.impressions || a.video_id - b.video_id;
+  });
+  return {
+    from: w.from,
+    to: w.to,
+    tz: w.tz,
+    sort,
+    order,
+    currency,
+    page,
+    per_page: perPage,
+    total: list.length,
+    videos: list.slice((page - 1) * perPage, page * perPage),
+  };
+}

@@ -1,0 +1,120 @@
+/** The SQL of encode jobs and of the per-orientation media columns of a video. */
+import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { VideoRow } from "../../api/videos/repo.ts";
+
+type Db = Sql | TxSql;
+
+export type Orientation = "landscape" | "portrait";
+
+export interface EncodeJobRow {
+  id: number;
+  workspace_id: number;
+  video_id: number;
+  orientation: Orientation;
+  source_key: string;
+  size: number;
+  state: "queued" | "running" | "done" | "failed" | "superseded";
+  attempts: number;
+  locked_by: string | null;
+  locked_until: Date | null;
+  error: string | null;
+}
+
+export const mediaColumn = (o: Orientation) => `${o}_media` as const;
+
+export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" | "video_id" | "orientation" | "source_key" | "size">): Promise<EncodeJobRow> {
+  // A newer file replaces the older one (docs/api.md "Uploads" rule 3): older jobs stop counting.
+  await sql`UPDATE encode_jobs SET state = 'superseded', updated_at = now()
+            WHERE video_id = ${job.video_id} AND orientation = ${job.orientation} AND state IN ('queued', 'running')`;
+  const [row]: [EncodeJobRow?] = await sql`
+    INSERT INTO encode_jobs (workspace_id, video_id, orientation, source_key, size)
+    VALUES (${job.workspace_id}, ${job.video_id}, ${job.orientation}, ${job.source_key}, ${job.size}) RETURNING *`;
+  return row!;
+}
+
+/**
+ * Takes the oldest due jobs: queued ones (a retried job's `locked_until` holds it
+ * back until then) and running ones whose worker stopped renewing its lease.
+ */
+export async function claimJobs(sql: Db, workerId: string, limit: number, leaseSeconds: number): Promise<EncodeJobRow[]> {
+  return [
+    ...(await sql<EncodeJobRow[]>`
+      UPDATE encode_jobs SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
+             locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+      WHERE id IN (
+        SELECT id FROM encode_jobs
+        WHERE (state = 'queued' AND (locked_until IS NULL OR locked_until <= now())) OR (state = 'running' AND locked_until < now())
+        ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING *`),
+  ];
+}
+
+/** False when the job is no longer ours (superseded, video deleted, lease taken over). */
+export async function renewLease(sql: Db, jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+  const rows = await sql`UPDATE encode_jobs SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+                         WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running' RETURNING id`;
+  return rows.length > 0;
+}
+
+export async function finishJob(sql: Db, jobId: number, workerId: string, state: "done" | "failed", error: string | null = null): Promise<void> {
+  await sql`UPDATE encode_jobs SET state = ${state}, error = ${error}, locked_until = NULL, updated_at = now()
+            WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
+}
+
+/** Hands a job back to the queue, due again in `delaySeconds` (a worker stopping, or a failure worth retrying). */
+export async function releaseJob(sql: Db, jobId: number, workerId: string, delaySeconds = 0, error: string | null = null): Promise<void> {
+  await sql`UPDATE encode_jobs SET state = 'queued', locked_by = NULL, error = COALESCE(${error}, error), updated_at = now(),
+              locked_until = CASE WHEN ${delaySeconds}::float8 > 0 THEN now() + make_interval(secs => ${delaySeconds}::float8) END
+            WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
+}
+
+export async function findVideoCode(sql: Db, videoId: number): Promise<{ code: string } | undefined> {
+  const [row]: [{ code: string }?] = await sql`SELECT code FROM videos WHERE id = ${videoId}`;
+  return row;
+}
+
+export async function olderSources(sql: Db, job: EncodeJobRow): Promise<string[]> {
+  const rows = await sql<{ source_key: string }[]>`
+    SELECT source_key FROM encode_jobs WHERE video_id = ${job.video_id} AND orientation = ${job.orientation} AND id < ${job.id}`;
+  return rows.map((r) => r.source_key);
+}
+
+/** Replaces the orientation's media state (a new file); a video whose only file is portrait opens in portrait. */
+export async function setMedia(
+  sql: Db,
+  workspaceId: number,
+  videoId: number,
+  orientation: Orientation,
+  media: Record<string, unknown>,
+): Promise<VideoRow | undefined> {
+  const col = mediaColumn(orientation);
+  const other = mediaColumn(orientation === "landscape" ? "portrait" : "landscape");
+  const [row]: [VideoRow?] = await sql`
+    UPDATE videos SET ${sql(col)} = ${sql.json(media as never)}::jsonb,
+      default_orientation = CASE WHEN ${sql(other)} IS NULL THEN ${orientation} ELSE default_orientation END,
+      updated_at = now()
+    WHERE id = ${videoId} AND workspace_id = ${workspaceId}
+    RETURNING *`;
+  return row;
+}
+
+/**
+ * Merges `patch` into the orientation's media state, only while `jobId` is still
+ * the file of that orientation; returns false when a newer upload took over.
+ */
+export async function patchMedia(
+  sql: Db,
+  videoId: number,
+  orientation: Orientation,
+  jobId: number,
+  patch: Record<string, unknown>,
+  urls?: { hls: string | null; thumb: string | null },
+): Promise<boolean> {
+  const col = mediaColumn(orientation);
+  const rows = await sql`
+    UPDATE videos SET ${sql(col)} = ${sql(col)} || ${sql.json(patch as never)}::jsonb
+      ${urls ? sql`, ${sql(`${orientation}_hls`)} = ${urls.hls}, ${sql(`${orientation}_thumb`)} = ${urls.thumb}` : sql``}
+    WHERE id = ${videoId} AND (${sql(col)} ->> 'job_id')::bigint = ${jobId}
+    RETURNING id`;
+  return rows.length > 0;
+}

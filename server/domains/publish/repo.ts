@@ -1,0 +1,28 @@
+/** The SQL of publishing a player: the workspace code, playlist items' media, the playlists that list a video. */
+import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { ItemMedia } from "../../../compiler/index.ts";
+import type { VideoRow } from "../../api/videos/repo.ts";
+
+type Db = Sql | TxSql;
+
+export async function workspaceCode(db: Db, workspaceId: number): Promise<string | undefined> {
+  const [row]: [{ code: string }?] = await db`SELECT code FROM workspaces WHERE id = ${workspaceId}`;
+  return row?.code;
+}
+
+/** Playlist items' media, from videos of the same workspace only (a code elsewhere stays unknown). */
+export async function itemMedia(db: Db, workspaceId: number, codes: string[]): Promise<ItemMedia[]> {
+  if (codes.length === 0) return [];
+  return db<ItemMedia[]>`
+    SELECT code::text AS code, default_orientation, landscape_hls, portrait_hls, landscape_thumb, portrait_thumb
+    FROM videos WHERE workspace_id = ${workspaceId} AND code::text = ANY(${codes}::text[])`;
+}
+
+/** Containers whose playlist lists `code`: their bundles carry this video's media. */
+export async function containersOf(db: Db, workspaceId: number, code: string, exceptId: number): Promise<VideoRow[]> {
+  return db<VideoRow[]>`
+    SELECT * FROM videos
+    WHERE workspace_id = ${workspaceId} AND id <> ${exceptId}
+      AND settings -> 'playlist_options' -> 'items' @> ${db.json([{ video_code: code }] as never)}
+    ORDER BY id LIMIT 100`;
+}

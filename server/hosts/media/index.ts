@@ -1,0 +1,69 @@
+/**
+ * `/media/*`: encoded media (HLS playlists, segments, posters) served from the
+ * media BlobStore when no CDN base URL is configured. Range requests (players
+ * seek with them), exact content types and open CORS (the player runs on
+ * customers' pages). Only `videos/` is public: uploaded sources stay private.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
+import { etagMatches } from "../../http/etag.ts";
+import { parseRange } from "../../http/range.ts";
+import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
+import { PUBLIC_PREFIX } from "../../domains/encoding/keys.ts";
+
+function notFound(): Response {
+  return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+export function mediaModule(deps: Deps) {
+  const serve = async (request: Request, key: string, head: boolean): Promise<Response> => {
+    const store = deps.blobs.media;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(key);
+    } catch {
+      return notFound();
+    }
+    if (!decoded.startsWith(PUBLIC_PREFIX)) return notFound();
+    try {
+      const info = await store.head(decoded);
+      if (!info) return notFound();
+      const headers: Record<string, string> = {
+        ...CORS,
+        "Accept-Ranges": "bytes",
+        "Content-Type": info.contentType ?? "application/octet-stream",
+        "Cache-Control": info.cacheControl ?? "public, max-age=60",
+      };
+      if (info.etag) headers.ETag = info.etag;
+      if (info.lastModified) headers["Last-Modified"] = info.lastModified.toUTCString();
+      if (etagMatches(request.headers.get("if-none-match"), info.etag)) return new Response(null, { status: 304, headers });
+      const range = parseRange(request.headers.get("range"), info.size);
+      if (range === "unsatisfiable") {
+        return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${info.size}` } });
+      }
+      if (head) return new Response(null, { status: 200, headers: { ...headers, "Content-Length": String(info.size) } });
+      const object = await store.get(decoded, range);
+      if (!object) return notFound();
+      if (range && object.range) {
+        const { start, end } = object.range;
+        return new Response(object.body, {
+          status: 206,
+          headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${object.size}`, "Content-Length": String(end - start + 1) },
+        });
+      }
+      return new Response(object.body, { status: 200, headers: { ...headers, "Content-Length": String(object.size) } });
+    } catch (error) {
+      if (error instanceof BlobError && error.code === BlobErrorCode.InvalidKey) return notFound();
+      if (error instanceof BlobError && error.code === BlobErrorCode.InvalidRange) {
+        return new Response(null, { status: 416, headers: { ...CORS } });
+      }
+      throw error;
+    }
+  };
+
+  return new Elysia({ name: "frameline.media", detail: { tags: ["Media"], hide: true } } as never)
+    .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
+    .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
+    .options("/media/*", filePreflight, { detail: { hide: true } });
+}
