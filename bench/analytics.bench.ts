@@ -30,7 +30,8 @@ import { OVERVIEW_TOP_VALUES } from "../server/api/analytics/definitions.ts";
 import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
 import * as q from "../server/api/analytics/queries.ts";
-import { computeRetention, computeSummary, resolveWindow } from "../server/api/analytics/service.ts";
+import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
+import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
 import { stealMeter } from "./lib/steal.ts";
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { TrackBody } from "../server/hosts/events/model.ts";
 import { e164 as serverE164 } from "../server/hosts/events/identity.ts";
-import { normaliseEventName } from "../server/api/admin/service.ts";
+import { normaliseEventName } from "../contract/events.ts";
 import { storedProperties } from "../server/hosts/events/service.ts";
 import { isId } from "./identity.ts";
 import { cut, e164, limitProperties, normaliseName, trackBody } from "./track-body.ts";

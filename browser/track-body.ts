@@ -5,7 +5,7 @@
  * the numeric value, identity keys tie the viewer (a raw email or phone is
  * hashed before it leaves the page), every other scalar key is a property.
  */
-import type { TrackBody } from "../server/hosts/events/model.ts";
+import type { TrackBody } from "../contract/events.ts";
 import type { Identity } from "./identity.ts";
 
 type TrackProperties = NonNullable<TrackBody["properties"]>;

@@ -8,7 +8,7 @@ import * as esbuild from "esbuild";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { flagDefines, type FeatureFlags } from "./flags.ts";
-import type { SplitTestEmbed } from "../player/split-test.ts";
+import type { SplitTestEmbed } from "../contract/player-config.ts";
 
 export interface PlayerSources {
   /** Per-video entry source (default player/entry.ts). */

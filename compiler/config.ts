@@ -3,15 +3,31 @@
  * player/): the video and its media, every live option group, the playlist
  * with each item's media resolved in the same workspace, and the events URL.
  */
-import type { Settings } from "../server/api/settings/groups.ts";
-import type { VideoRow } from "../server/api/videos/repo.ts";
+import type { Settings } from "../contract/settings.ts";
 import type { FeatureFlags } from "./flags.ts";
-import type { PlayerConfig, PlaylistConfig, Rendition } from "../player/types.ts";
+import type { Orientation, PlayerConfig, PlaylistConfig, Rendition } from "../contract/player-config.ts";
 
-// The contract with player/ is declared once, on the player's side (docs/architecture.md: player/ never imports server code).
-export type { PlayerConfig } from "../player/types.ts";
+export type { PlayerConfig } from "../contract/player-config.ts";
+
+/** What the compiler reads of a video (the server's video row has these fields). */
+export interface CompilerVideo {
+  id: number;
+  code: string;
+  title: string;
+  default_orientation: Orientation;
+  plain_mode: boolean;
+  created_at: Date | string;
+  landscape_hls: string | null;
+  portrait_hls: string | null;
+  landscape_thumb: string | null;
+  portrait_thumb: string | null;
+  /** The measured size the encoder stored (`w`/`h`; `width`/`height` also read). */
+  landscape_media: unknown;
+  portrait_media: unknown;
+}
+
 /** What the compiler knows about a video an item points at. */
-export type ItemMedia = Pick<VideoRow, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
+export type ItemMedia = Pick<CompilerVideo, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
 type Group = Record<string, unknown>;
 const group = (settings: Settings, name: string): Group => settings[name] ?? {};
@@ -34,7 +50,7 @@ export function playlistCodes(settings: Settings): string[] {
 }
 
 export function playerConfig(opts: {
-  video: VideoRow;
+  video: CompilerVideo;
   workspaceCode: string;
   settings: Settings;
   flags: FeatureFlags;

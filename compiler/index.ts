@@ -11,18 +11,17 @@
  *   const push = await pushPlayer([cdnA, cdnB], player); // push.rollback() puts the previous entry back
  */
 import { createHash } from "node:crypto";
-import type { BlobStore } from "../server/storage/blob/index.ts";
 import { buildEntry, buildSplitTestEntry, coreFor, DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
-import type { SplitTestEmbed } from "../player/split-test.ts";
+import type { SplitTestEmbed } from "../contract/player-config.ts";
 import type { PlayerConfig } from "./config.ts";
 import type { FeatureFlags } from "./flags.ts";
-import { pushEntry, pushImmutable, type EntryPush } from "./push.ts";
+import { pushEntry, pushImmutable, type EntryPush, type PushTarget } from "./push.ts";
 
 export { DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
 export { playerConfig, playlistCodes, type ItemMedia, type PlayerConfig } from "./config.ts";
 export { featureFlags, type FeatureFlags } from "./flags.ts";
 export type { EntryPush } from "./push.ts";
-export type { SplitTestEmbed } from "../player/split-test.ts";
+export type { SplitTestEmbed } from "../contract/player-config.ts";
 
 /** The CDN key of a video's entry: stable, overwritten by every publish. */
 export const entryKey = (code: string) => `p/${code}.js`;
@@ -67,7 +66,7 @@ export async function compilePlayer(input: CompileInput): Promise<CompiledPlayer
  * every target, all or nothing. It asks the events host which variation to play,
  * so it never changes while the test lives.
  */
-export async function publishSplitTest(targets: BlobStore[], splitTest: SplitTestEmbed, sources: PlayerSources): Promise<EntryPush> {
+export async function publishSplitTest(targets: PushTarget[], splitTest: SplitTestEmbed, sources: PlayerSources): Promise<EntryPush> {
   const bytes = await buildSplitTestEntry(sources.splitTest ?? DEFAULT_SOURCES.splitTest!, splitTest);
   return pushEntry(targets, splitTestKey(splitTest.code), bytes);
 }
@@ -79,7 +78,7 @@ export async function publishSplitTest(targets: BlobStore[], splitTest: SplitTes
  * returned `rollback` restores the previous entry for a caller whose own
  * later step failed.
  */
-export async function pushPlayer(targets: BlobStore[], player: CompiledPlayer): Promise<EntryPush> {
+export async function pushPlayer(targets: PushTarget[], player: CompiledPlayer): Promise<EntryPush> {
   await pushImmutable(targets, player.core);
   return pushEntry(targets, player.entryKey, player.entry);
 }

@@ -5,7 +5,6 @@
  * target fails, the targets already written get their previous bytes back, so
  * the previous bundle keeps serving everywhere.
  */
-import type { BlobStore } from "../server/storage/blob/index.ts";
 import type { OutputFile } from "./build.ts";
 
 /** Hashed names never change content: browsers and CDNs may keep them for a year. */
@@ -13,15 +12,26 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 /** The stable per-video entry must be revalidated (ETag) so a deploy shows at once. */
 export const REVALIDATE = "no-cache";
 
+/**
+ * What the compiler needs of a CDN target: the server's PushTarget (fs or S3)
+ * has these, and so may any store a caller brings.
+ */
+export interface PushTarget {
+  put(key: string, body: Uint8Array, opts?: { cacheControl?: string }): Promise<unknown>;
+  get(key: string): Promise<{ body: ReadableStream<Uint8Array> } | undefined>;
+  head(key: string): Promise<unknown>;
+  delete(key: string): Promise<void>;
+}
+
 export interface EntryPush {
   /** Puts the previous entry back on every target (after a later step failed). */
   rollback(): Promise<void>;
 }
 
-const pushed = new WeakMap<BlobStore, Set<string>>();
+const pushed = new WeakMap<PushTarget, Set<string>>();
 
 /** Puts each hashed file on each target unless this process knows it is there already. */
-export async function pushImmutable(targets: BlobStore[], files: OutputFile[]): Promise<void> {
+export async function pushImmutable(targets: PushTarget[], files: OutputFile[]): Promise<void> {
   await Promise.all(
     targets.flatMap((target) => {
       let known = pushed.get(target);
@@ -36,12 +46,12 @@ export async function pushImmutable(targets: BlobStore[], files: OutputFile[]): 
   );
 }
 
-async function readAll(target: BlobStore, key: string): Promise<Uint8Array | undefined> {
+async function readAll(target: PushTarget, key: string): Promise<Uint8Array | undefined> {
   const object = await target.get(key);
   return object ? new Uint8Array(await new Response(object.body).arrayBuffer()) : undefined;
 }
 
-async function restore(target: BlobStore, key: string, previous: Uint8Array | undefined): Promise<void> {
+async function restore(target: PushTarget, key: string, previous: Uint8Array | undefined): Promise<void> {
   if (previous) await target.put(key, previous, { cacheControl: REVALIDATE });
   else await target.delete(key);
 }
@@ -50,7 +60,7 @@ async function restore(target: BlobStore, key: string, previous: Uint8Array | un
  * Overwrites the entry on every target. All or nothing: on any failure the
  * written targets are restored and the first error is thrown.
  */
-export async function pushEntry(targets: BlobStore[], key: string, bytes: Uint8Array): Promise<EntryPush> {
+export async function pushEntry(targets: PushTarget[], key: string, bytes: Uint8Array): Promise<EntryPush> {
   // Reading the previous bytes first is what makes the rollback possible; an
   // unreadable target is itself a failed push.
   const previous = await Promise.all(targets.map((t) => readAll(t, key)));

@@ -1,6 +1,6 @@
 /** How the dashboard writes the seller metrics (README "What the numbers mean"). */
 
-import type { GroupMetrics } from "../server/api/analytics/definitions.ts";
+import type { GroupMetrics } from "../contract/analytics.ts";
 
 /** The seller metrics of one video or breakdown value, as the API sends them. */
 export type SellerMetrics = GroupMetrics;

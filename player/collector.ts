@@ -1,4 +1,4 @@
-import type { CollectBatch, CollectEvent } from "./types.ts";
+import type { CollectBatch, CollectEvent, PlayerEventType } from "../contract/events.ts";
 import type { Identity } from "../browser/identity.ts";
 import { listen } from "./dom.ts";
 import { post } from "../browser/transport.ts";
@@ -29,7 +29,7 @@ export class Collector {
     this.off = [listen(window, "pagehide", final), listen(document, "visibilitychange", () => document.visibilityState === "hidden" && final())];
   }
 
-  push(type: string, videoTime: number, fields?: Record<string, unknown>): void {
+  push(type: PlayerEventType, videoTime: number, fields?: Record<string, unknown>): void {
     this.queue.push({ type, t: Date.now(), video_time: Math.round(videoTime * 10) / 10, ...fields });
     if (this.queue.length >= MAX_BATCH) this.flush(false);
   }

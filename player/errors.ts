@@ -5,7 +5,7 @@
  * They travel on the player's bus and, as `error_type`, `details` and
  * `fatal`, in `/v1/collect` (player/README.md "Events").
  */
-import type { PlayerErrorType } from "../server/hosts/events/model.ts";
+import type { PlayerErrorType } from "../contract/events.ts";
 
 /** The kinds the events host accepts (its `PLAYER_ERROR_TYPES`). */
 export type ErrorType = PlayerErrorType;

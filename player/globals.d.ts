@@ -1,13 +1,12 @@
 /**
  * Constants the compiler bakes into the per-video entry with esbuild `define`
- * (CONTRACT: compiler ↔ player). `__FL_FEATURES__` has one boolean member per
+ * (the contract between compiler and player). `__FL_FEATURES__` has one boolean member per
  * row of compiler/flags.ts, each replaced by a literal, so esbuild drops the
  * feature modules a video does not use. `__FL_SPLIT_TEST__` is null unless the
  * video is the control of a running split test.
  */
 import type { FeatureFlags } from "../compiler/flags.ts";
-import type { PlayerConfig } from "./types.ts";
-import type { SplitTestEmbed } from "./split-test.ts";
+import type { PlayerConfig, SplitTestEmbed } from "../contract/player-config.ts";
 
 declare global {
   const __FL_CONFIG__: PlayerConfig;

@@ -1,3 +1,4 @@
+import type { PlayerEventType } from "../contract/events.ts";
 import type { Feature, MenuItem, Orientation, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "./types.ts";
 import { pickRendition } from "./orientation.ts";
 import type { Identity } from "../browser/identity.ts";
@@ -162,7 +163,7 @@ export class Player implements PlayerApi {
     if (play) this.play();
   }
 
-  collect(type: string, fields?: Record<string, unknown>): void {
+  collect(type: PlayerEventType, fields?: Record<string, unknown>): void {
     this.emit("collect", { type, fields });
   }
 

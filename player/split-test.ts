@@ -16,16 +16,7 @@
  *   serveSplitTest(__FL_SPLIT_TEST__, { code: __FL_CONFIG__.video.code, boot });
  */
 import { frameline } from "../browser/frameline.ts";
-
-/** What the compiler bakes in as `__FL_SPLIT_TEST__`. */
-export interface SplitTestEmbed {
-  /** The test's public code. */
-  code: string;
-  workspace_code: string;
-  events_url: string;
-  /** Played when the events host cannot be asked. */
-  control: { code: string; script_url: string };
-}
+import type { SplitTestEmbed } from "../contract/player-config.ts";
 
 interface Served {
   video_code: string;

@@ -22,7 +22,7 @@ import { uploadsModule } from "./api/uploads/index.ts";
 import { mediaModule } from "./hosts/media/index.ts";
 import { eventsModule } from "./hosts/events/index.ts";
 import { browserConversionModule, conversionsModule } from "./api/conversions/index.ts";
-import { ingestAdminModule } from "./ingest/admin.ts";
+import { ingestAdminModule } from "./api/admin/ingest.ts";
 import { trackerModule } from "./hosts/events/tracker-route.ts";
 import { webhooksModule } from "./api/webhooks/index.ts";
 import { automationModule } from "./api/automation/index.ts";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
-import { ALL_SCOPES } from "./http/scopes.ts";
-import { createToken, createWorkspace } from "./api/admin/service.ts";
+import { ALL_SCOPES } from "../contract/scopes.ts";
+import { createToken, createWorkspace } from "./domains/workspaces/service.ts";
 
 export interface AdminKey {
   key: string;

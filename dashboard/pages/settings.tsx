@@ -4,7 +4,7 @@ import { admin } from "../api.ts";
 import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell, TableHead } from "../components.tsx";
 import * as session from "../session.ts";
 // The scope table is plain data shared with the server, so the two never drift apart.
-import { Scopes } from "../../server/http/scopes.ts";
+import { Scopes } from "../../contract/scopes.ts";
 
 const TABS = [
   { id: "tokens", label: "API tokens" },

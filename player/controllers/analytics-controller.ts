@@ -1,4 +1,5 @@
 import type { PlayerApi } from "../types.ts";
+import type { PlayerEventType } from "../../contract/events.ts";
 import type { Collector } from "../collector.ts";
 import { listen } from "../dom.ts";
 import { pageContext } from "../page-context.ts";
@@ -42,7 +43,7 @@ export class AnalyticsController {
   private registerListeners(): void {
     const { player, collector } = this;
     const video = player.video;
-    const push = (type: string, fields?: Record<string, unknown>) => collector.push(type, video.currentTime || 0, fields);
+    const push = (type: PlayerEventType, fields?: Record<string, unknown>) => collector.push(type, video.currentTime || 0, fields);
     this.off.push(
       player.on("collect", ({ type, fields }) => push(type, fields)),
       player.on("started", ({ ms }) => push("startup", { ms })),

@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { Errors } from "../errors.ts";
 import { consume, consumeNow, type RateLimitRule } from "./rate-limit.ts";
-import { Scopes, type Scope } from "./scopes.ts";
+import { Scopes, type Scope } from "../../contract/scopes.ts";
 import type { Auth } from "./token-verifier.ts";
 
 /** RFC 9745 `Deprecation` date of the legacy workspace key (2026-01-01). */

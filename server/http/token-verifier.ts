@@ -8,10 +8,10 @@
  * cache whenever it (re)connects, so a missed notification cannot linger).
  */
 import type { Sql } from "../storage/postgres.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../lib/clock.ts";
 import { Errors } from "../errors.ts";
 import { SingleFlight } from "../lib/single-flight.ts";
-import { isScope, type Scope } from "./scopes.ts";
+import { isScope, type Scope } from "../../contract/scopes.ts";
 import { LEGACY_KEY_PREFIX, TOKEN_PREFIX, sha256Hex } from "./tokens.ts";
 
 export interface Auth {

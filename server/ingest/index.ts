@@ -7,7 +7,7 @@
  * engines close, so SIGTERM loses nothing acknowledged.
  */
 import type { Config } from "../config.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../lib/clock.ts";
 import type { Log } from "../log.ts";
 import type { Ch } from "../storage/clickhouse.ts";
 import { Batcher } from "./batcher.ts";

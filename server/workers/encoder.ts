@@ -5,7 +5,7 @@
  * failing for reasons outside the file (I/O, database), ends failed after
  * MAX_ATTEMPTS. A file that cannot be decoded fails at once (encodeJob).
  */
-import { videoChanged, type Deps } from "../deps.ts";
+import type { Deps } from "../deps.ts";
 import { encodeJob } from "../domains/encoding/service.ts";
 import * as repo from "../domains/encoding/repo.ts";
 import type { EncodeJobRow } from "../domains/encoding/repo.ts";
@@ -39,7 +39,7 @@ export function encodeQueue(deps: Deps): JobQueue<EncodeJobRow> {
         await repo.patchMedia(tx, job.video_id, job.orientation, job.id, { status: "error", progress: 0, error: sentence });
         await repo.finishJob(tx, job.id, worker, "failed", sentence);
       });
-      videoChanged(deps, job.video_id);
+      deps.videoCache.evict(job.video_id);
     },
     // What the video's status shows: nothing about our internals.
     sentence: () => `The file could not be encoded: the encoder stopped ${MAX_ATTEMPTS} times while working on it.`,

@@ -12,7 +12,7 @@
  * webhook deliverer (which claims in batches of its own) and the sweeper.
  */
 import { hostname } from "node:os";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../lib/clock.ts";
 import { listen, Signal } from "../lib/signal.ts";
 import type { Log } from "../log.ts";
 

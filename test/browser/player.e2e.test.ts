@@ -225,7 +225,7 @@ describe("player in Chromium", () => {
     await until(() => types(CODE_B).has("watched"), 15_000); // a loaded machine delivers the beacon late
 
     const a = types(CODE_A);
-    for (const t of ["play", "startup", "watched", "milestone", "seek", "ended", "cta_click", "lesson_completed"]) expect(a.has(t)).toBe(true);
+    for (const t of ["play", "startup", "watched", "milestone", "seek", "ended", "cta_click", "lesson_completed"] as const) expect(a.has(t)).toBe(true);
     const milestones = events(CODE_A)
       .filter((e) => e.type === "milestone")
       .map((e) => e.percent);

@@ -8,9 +8,11 @@ import { mkdtemp } from "node:fs/promises";
 import { FIXTURE_PLAYER } from "../fixtures/player/sources.ts";
 import { createApp, type App } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
-import { createDeps, type Deps, type Clock } from "../../server/deps.ts";
+import type { Deps } from "../../server/deps.ts";
+import type { Clock } from "../../server/lib/clock.ts";
+import { createDeps } from "../../server/runtime.ts";
 import { createFsBlobStore } from "../../server/storage/blob/index.ts";
-import { ALL_SCOPES, type Scope } from "../../server/http/scopes.ts";
+import { ALL_SCOPES, type Scope } from "../../contract/scopes.ts";
 import type { Sql } from "../../server/storage/postgres.ts";
 import { getEngines } from "./engines.ts";
 

@@ -5,7 +5,7 @@
  * `analytics_sales`), custom events into `events`.
  */
 import type { Ch } from "../../server/storage/clickhouse.ts";
-import { PLAYER_EVENT_TYPES } from "../../server/hosts/events/model.ts";
+import { PLAYER_EVENT_TYPES } from "../../contract/events.ts";
 
 const PLAYER = new Set<string>(PLAYER_EVENT_TYPES);
 

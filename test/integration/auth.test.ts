@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { createApp } from "../../server/app.ts";
-import { createDeps, type Deps } from "../../server/deps.ts";
+import type { Deps } from "../../server/deps.ts";
+import { createDeps } from "../../server/runtime.ts";
 import { connectPostgres } from "../../server/storage/postgres.ts";
 import { ADMIN_KEY, BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { getEngines } from "../helpers/engines.ts";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { ADMIN_KEY, caller, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createApp } from "../../server/app.ts";
-import { createDeps } from "../../server/deps.ts";
+import { createDeps } from "../../server/runtime.ts";
 import { connectPostgres } from "../../server/storage/postgres.ts";
 import { getEngines } from "../helpers/engines.ts";
 

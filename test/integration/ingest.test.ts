@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { getEngines } from "../helpers/engines.ts";
 import { loadConfig } from "../../server/config.ts";
-import { createDeps } from "../../server/deps.ts";
+import { createDeps } from "../../server/runtime.ts";
 import { createApp } from "../../server/app.ts";
 import type { EventRow } from "../../server/ingest/index.ts";
 import { Batcher } from "../../server/ingest/batcher.ts";

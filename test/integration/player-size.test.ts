@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import budget from "../../player/size-budget.json";
 import type { PlayerConfig } from "../../player/types.ts";
-import { defaultSettings } from "../../server/api/settings/groups.ts";
+import { defaultSettings } from "../../contract/settings.ts";
 import { buildCore, buildEntry, tempDir, type PlayerBuild } from "../helpers/browser.ts";
 import { FEATURE_NAMES, type FeatureName } from "../../compiler/flags.ts";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import * as tus from "tus-js-client";
-import { sourceKey } from "../../server/domains/encoding/keys.ts";
+import { sourceKey } from "../../server/storage/media-keys.ts";
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { startCutProxy, type CutProxy } from "../helpers/cut-proxy.ts";
 import { settledStatus } from "../helpers/status.ts";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
-import { sourceKey } from "../../server/domains/encoding/keys.ts";
+import { sourceKey } from "../../server/storage/media-keys.ts";
 import { createS3BlobStore, MIN_PART_SIZE, PART_SIZE } from "../../server/storage/blob/index.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { sha256 } from "../helpers/media.ts";

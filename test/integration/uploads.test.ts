@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
-import { sourceKey } from "../../server/domains/encoding/keys.ts";
+import { sourceKey } from "../../server/storage/media-keys.ts";
 import { sweepExpiredUploads } from "../../server/api/uploads/service.ts";
 import { BlobErrorCode, createS3BlobStore, NO_BYTES_YET, type BlobStore } from "../../server/storage/blob/index.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";

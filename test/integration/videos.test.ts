@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeAll } from "bun:test";
-import { GROUP_NAMES } from "../../server/api/settings/groups.ts";
+import { GROUP_NAMES } from "../../contract/settings.ts";
 import { BASE, appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;

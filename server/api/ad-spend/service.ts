@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
-import { resolveWindow } from "../analytics/service.ts";
+import { resolveWindow } from "../../http/window.ts";
 import { getVideo } from "../videos/service.ts";
 import type { AdSpend, AdSpendBody } from "./model.ts";
 import * as repo from "./repo.ts";

@@ -4,12 +4,14 @@ import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { parseId } from "../../http/params.ts";
 import { Int, JsonObject, MAX_JSON_DEPTH, PathId, Text } from "../../http/schemas.ts";
-import { ALL_SCOPES, isScope, Scopes } from "../../http/scopes.ts";
+import { ALL_SCOPES, isScope, Scopes } from "../../../contract/scopes.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
-import * as admin from "./service.ts";
+import * as workspaces from "../../domains/workspaces/service.ts";
+import { normaliseEventName } from "../../../contract/events.ts";
 import * as settings from "../settings/service.ts";
 import { FullVideo } from "../videos/model.ts";
-import { GROUP_NAMES, groupsDoc } from "../settings/groups.ts";
+import { GROUP_NAMES } from "../../../contract/settings.ts";
+import { groupsDoc } from "../settings/groups-doc.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
@@ -38,7 +40,7 @@ const OperatorSettings = JsonObject({
 export function adminModule(deps: Deps, adminKey: string) {
   const workspaceOr404 = async (raw: string) => {
     const id = parseId(raw);
-    const row = id === undefined ? undefined : await admin.findWorkspace(deps.sql, id);
+    const row = id === undefined ? undefined : await workspaces.findWorkspace(deps.sql, id);
     if (!row) throw Errors.notFound("Workspace not found.");
     return row;
   };
@@ -55,9 +57,9 @@ export function adminModule(deps: Deps, adminKey: string) {
       .post(
         "/workspaces",
         async ({ body, set }) => {
-          const { workspace, legacyKey } = await admin.createWorkspace(deps.sql, body.name);
+          const { workspace, legacyKey } = await workspaces.createWorkspace(deps.sql, body.name);
           set.status = 201;
-          return { workspace: admin.toWorkspace(workspace), legacy_key: legacyKey };
+          return { workspace: workspaces.toWorkspace(workspace), legacy_key: legacyKey };
         },
         {
           body: t.Object({ name: Name }),
@@ -65,7 +67,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
         },
       )
-      .get("/workspaces", async () => ({ workspaces: (await admin.listWorkspaces(deps.sql)).map(admin.toWorkspace) }), {
+      .get("/workspaces", async () => ({ workspaces: (await workspaces.listWorkspaces(deps.sql)).map(workspaces.toWorkspace) }), {
         detail: { summary: "List workspaces" },
         response: { 200: t.Object({ workspaces: t.Array(Workspace) }) },
       })
@@ -76,13 +78,13 @@ export function adminModule(deps: Deps, adminKey: string) {
           const unknown = body.scopes.filter((s) => !isScope(s));
           if (unknown.length) throw validation({ scopes: [`Unknown scope ${unknown.map((s) => `"${s}"`).join(", ")}; allowed: ${ALL_SCOPES.join(", ")}.`] });
           if (body.scopes.length === 0) throw validation({ scopes: ["Choose at least one scope."] });
-          const { token, secret } = await admin.createToken(deps, workspace.id, {
+          const { token, secret } = await workspaces.createToken(deps, workspace.id, {
             name: body.name,
             scopes: body.scopes.filter(isScope),
             expiresInDays: body.expires_in_days ?? undefined,
           });
           set.status = 201;
-          return { token: admin.toToken(token), secret };
+          return { token: workspaces.toToken(token), secret };
         },
         {
           params: WorkspaceParams,
@@ -103,7 +105,7 @@ export function adminModule(deps: Deps, adminKey: string) {
       )
       .get(
         "/workspaces/:id/tokens",
-        async ({ params }) => ({ tokens: (await admin.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(admin.toToken) }),
+        async ({ params }) => ({ tokens: (await workspaces.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(workspaces.toToken) }),
         {
           params: WorkspaceParams,
           detail: { summary: "List a workspace's live tokens", description: "Never the plaintext." },
@@ -114,7 +116,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         "/tokens/:id",
         async ({ params }) => {
           const id = parseId(params.id);
-          if (id === undefined || !(await admin.revokeToken(deps, id))) throw Errors.notFound("Token not found or already revoked.");
+          if (id === undefined || !(await workspaces.revokeToken(deps, id))) throw Errors.notFound("Token not found or already revoked.");
           return { revoked: true };
         },
         {
@@ -127,9 +129,9 @@ export function adminModule(deps: Deps, adminKey: string) {
         "/workspaces/:id/custom-metrics",
         async ({ params, body, set }) => {
           const workspace = await workspaceOr404(params.id);
-          const name = admin.normaliseEventName(body.name);
+          const name = normaliseEventName(body.name);
           if (name === "") throw validation({ name: ["The name has no usable characters (a-z, 0-9, _ and -)."] });
-          await admin.declareMetric(deps.sql, workspace.id, name);
+          await workspaces.declareMetric(deps.sql, workspace.id, name);
           set.status = 201;
           return { metric: { name } };
         },
@@ -147,7 +149,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           if (!/^[a-z0-9][a-z0-9_-]{0,59}$/.test(params.integration)) {
             throw validation({ integration: ["The integration name must be 1 to 60 characters of a-z, 0-9, _ and -."] });
           }
-          await admin.setIntegration(deps.sql, workspace.id, params.integration, body.browser_fallback);
+          await workspaces.setIntegration(deps.sql, workspace.id, params.integration, body.browser_fallback);
           return { integration: { name: params.integration, browser_fallback: body.browser_fallback } };
         },
         {
@@ -200,14 +202,18 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
       )
       // The dashboard's Settings lists what was declared and configured (docs/api.md has only the writes).
-      .get("/workspaces/:id/custom-metrics", async ({ params }) => ({ metrics: await admin.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }), {
-        params: WorkspaceParams,
-        detail: { summary: "List declared custom metrics" },
-        response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
-      })
+      .get(
+        "/workspaces/:id/custom-metrics",
+        async ({ params }) => ({ metrics: await workspaces.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }),
+        {
+          params: WorkspaceParams,
+          detail: { summary: "List declared custom metrics" },
+          response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
+        },
+      )
       .get(
         "/workspaces/:id/integrations",
-        async ({ params }) => ({ integrations: await admin.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }),
+        async ({ params }) => ({ integrations: await workspaces.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }),
         {
           params: WorkspaceParams,
           detail: { summary: "List configured integrations" },

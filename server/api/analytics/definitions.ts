@@ -166,37 +166,7 @@ export const RETENTION_MAX_BUCKETS = 200;
  */
 export const OVERVIEW_TOP_VALUES = 50;
 
-/** The wire shape of the metrics above (kept here, free of imports, so the dashboard can read it). One currency's sales: */
-export interface CurrencyMetrics {
-  currency: string | null;
-  orders: number;
-  revenue: number;
-  aov: number | null;
-  rpv: number | null;
-  epc: number | null;
-  ad_spend: number | null;
-  roas: number | null;
-}
-
-export interface GroupMetrics {
-  impressions: number;
-  plays: number;
-  play_rate: number | null;
-  autoplays: number;
-  unmutes: number;
-  unmute_rate: number | null;
-  unique_viewers: number;
-  avg_watch_time_s: number | null;
-  avg_percent_watched: number | null;
-  cta_clicks: { card_index: number; sessions: number }[];
-  leads: number;
-  orders: number;
-  conversion_rate: number | null;
-  revenue: CurrencyMetrics[];
-  startup_time_ms: { p50: number | null; p95: number | null };
-  rebuffer_ratio: number | null;
-  errors: number;
-}
+export type { CurrencyMetrics, GroupMetrics } from "../../../contract/analytics.ts";
 export const STARTUP_QUANTILES = "0.5, 0.95";
 
 /** Events list: newest first (created_at descending), `ip_hash` always null (docs/api.md). */

@@ -20,7 +20,9 @@ import {
   type SpendRow,
 } from "./metrics.ts";
 import * as q from "./queries.ts";
-import { intParam, oneOfParam, resolveWindow, scopeOf, videoOf, type Window, type WindowQuery } from "./service.ts";
+import { scopeOf, videoOf } from "./service.ts";
+import { intParam, oneOfParam } from "../../http/params.ts";
+import { resolveWindow, type Window, type WindowQuery } from "../../http/window.ts";
 
 /** Ad spend of the scope, per video, source and currency (server/api/ad-spend). */
 export type Spend = { videoId: number; source: string; currency: string; amount: number }[];

@@ -1,7 +1,8 @@
 /** The rules of docs/api.md "Analytics reads"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
-import { Errors, validation } from "../../errors.ts";
-import { DATE_MAX, DATE_MIN, parseDateOnly } from "../../http/schemas.ts";
+import { Errors, } from "../../errors.ts";
+import { intParam, oneOfParam } from "../../http/params.ts";
+import { resolveWindow, type Window, type WindowQuery } from "../../http/window.ts";
 import { sha256Hex } from "../../http/tokens.ts";
 import { getVideo } from "../videos/service.ts";
 import {
@@ -14,63 +15,7 @@ import {
   SUMMARY_CACHE_SECONDS,
 } from "./definitions.ts";
 import * as q from "./queries.ts";
-
-export interface WindowQuery {
-  from?: string;
-  to?: string;
-  tz?: string;
-}
-
-/** A validated window: dates as sent (or defaulted) plus the bounds the SQL uses. */
-export interface Window {
-  from: string;
-  to: string;
-  tz: string;
-  start: string;
-  end: string;
-}
-
-const DAY_MS = 86_400_000;
-const parseDate = parseDateOnly;
-const FIRST_DAY_MS = parseDateOnly(DATE_MIN)!;
-
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The canonical IANA name, or undefined for an unknown zone. */
-export function canonicalTimeZone(raw: string): string | undefined {
-  if (!raw || raw.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(raw)) return undefined;
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: raw }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Today's calendar date in `tz`. */
-function today(nowMs: number, tz: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(new Date(nowMs));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}`;
-}
-
-/**
- * docs/api.md: `from` (ISO date, default N days ago), `to` (default today), `tz` (IANA,
- * default UTC) applied to day boundaries; unparsable dates, `to` before `from` and an
- * unknown tz are 422.
- */
-export function resolveWindow(nowMs: number, input: WindowQuery, defaultDays: number): Window {
-  const errors: Record<string, string[]> = {};
-  const tz = input.tz === undefined || input.tz === "" ? "UTC" : canonicalTimeZone(input.tz);
-  if (!tz) errors.tz = ["The tz must be an IANA time zone name, such as UTC or Europe/Berlin."];
-  const zone = tz ?? "UTC";
-  const toMs = input.to === undefined ? parseDate(today(nowMs, zone)) : parseDate(input.to);
-  if (toMs === undefined) errors.to = [`The to must be a date in YYYY-MM-DD format from ${DATE_MIN} to ${DATE_MAX}.`];
-  const fromMs = input.from === undefined ? (toMs === undefined ? undefined : Math.max(FIRST_DAY_MS, toMs - defaultDays * DAY_MS)) : parseDate(input.from);
-  if (fromMs === undefined) errors.from = [`The from must be a date in YYYY-MM-DD format from ${DATE_MIN} to ${DATE_MAX}.`];
-  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) errors.to = ["The to must be a date on or after from."];
-  if (Object.keys(errors).length) throw validation(errors);
-  return { from: dateOf(fromMs!), to: dateOf(toMs!), tz: zone, start: `${dateOf(fromMs!)} 00:00:00`, end: `${dateOf(toMs! + DAY_MS)} 00:00:00` };
-}
+import type { CachedSummary, SummaryBody } from "./summary-cache.ts";
 
 /** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
@@ -87,31 +32,12 @@ export const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scop
   tz: w.tz,
 });
 
-export interface SummaryBody {
-  video_id: number;
-  video_code: string;
-  from: string;
-  to: string;
-  tz: string;
-  summary: ReturnType<typeof q.summaryFromRow>;
-}
-
 /** Computes the summary of a video without the cache (the bench times this). */
 export async function computeSummary(deps: Deps, workspaceId: number, videoId: number, videoCode: string, w: Window): Promise<SummaryBody> {
   const [row] = await q.rows<q.SummaryRow>(deps.ch, q.summarySql(scopeOf(workspaceId, videoId, w)));
   return { video_id: videoId, video_code: videoCode, from: w.from, to: w.to, tz: w.tz, summary: q.summaryFromRow(row) };
 }
 
-interface CachedSummary {
-  expiresAt: number;
-  value: Promise<{ body: SummaryBody; etag: string }>;
-}
-
-/**
- * Summaries of this process by query (`deps.summaries`, built by createDeps): a cache
- * is only a cache (docs/architecture.md §1), so other processes may compute their own.
- */
-export type SummaryCache = Map<string, CachedSummary>;
 const MAX_CACHED = 10_000;
 
 function evict(cache: Map<string, CachedSummary>, now: number): void {
@@ -145,27 +71,6 @@ export async function summary(deps: Deps, workspaceId: number, videoId: number |
   cache.set(key, entry);
   value.catch(() => cache.get(key) === entry && cache.delete(key));
   return value;
-}
-
-/**
- * Integer query parameters are checked here rather than by the schema so a 422 names
- * the parameter (docs/api.md: `buckets`/`per_page` out of range is 422).
- */
-export function intParam(raw: string | undefined, name: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined || raw === "") return fallback;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw validation({ [name]: [`The ${name} must be an integer ${range}.`] });
-  }
-  return value;
-}
-
-/** A query parameter from a fixed set (422 naming the parameter otherwise). */
-export function oneOfParam<T extends string>(raw: string | undefined, name: string, values: readonly T[], fallback?: T): T {
-  if ((raw === undefined || raw === "") && fallback !== undefined) return fallback;
-  if (!(values as readonly string[]).includes(raw ?? "")) throw validation({ [name]: [`The ${name} must be one of ${values.join(", ")}.`] });
-  return raw as T;
 }
 
 export interface RetentionQuery extends WindowQuery {

@@ -1,7 +1,7 @@
 /** The rules of docs/api.md "Automation-platform REST hooks"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
-import { findWorkspace } from "../admin/service.ts";
+import { findWorkspace } from "../../domains/workspaces/service.ts";
 import type { Envelope } from "../webhooks/model.ts";
 import * as webhooks from "../webhooks/service.ts";
 import { findTrigger, PLATFORMS, TRIGGERS, type Platform, type Trigger } from "./catalogue.ts";

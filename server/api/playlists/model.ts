@@ -1,7 +1,7 @@
 /** Wire schemas of docs/api.md "Playlists" (TypeBox through Elysia's `t`). */
 import { t } from "elysia";
 import { Id, Int, oneOf, PageNumber, QueryInt, Text } from "../../http/schemas.ts";
-import { LESSON_NAVIGATION, PLAYLIST_CHROME, PLAYLIST_MODES } from "../settings/groups.ts";
+import { LESSON_NAVIGATION, PLAYLIST_CHROME, PLAYLIST_MODES } from "../../../contract/settings.ts";
 
 const VideoCode = Text({ minLength: 1, maxLength: 64, error: "The video_code must be a string of 1 to 64 characters." });
 const Title = Text({ maxLength: 255, error: "The title must be a string of at most 255 characters." });

@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
-import { withDefaults, type Settings } from "../settings/groups.ts";
+import { withDefaults, type Settings } from "../../../contract/settings.ts";
 import { updateLiveSettings } from "../settings/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";

@@ -9,7 +9,8 @@ import { JsonObject, MAX_JSON_DEPTH, PageNumber, PathId } from "../../http/schem
 import { FullVideo } from "../videos/model.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import * as settings from "./service.ts";
-import { API_WRITABLE_GROUPS, groupsDoc } from "./groups.ts";
+import { API_WRITABLE_GROUPS } from "../../../contract/settings.ts";
+import { groupsDoc } from "./groups-doc.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 const VersionParams = t.Object({ video: PathId("Numeric video id"), version: PathId("Numeric deploy version id") });

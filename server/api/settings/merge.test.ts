@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { defaultSettings, GROUP_NAMES, type Settings } from "./groups.ts";
+import { defaultSettings, GROUP_NAMES, type Settings } from "../../../contract/settings.ts";
 import { mergeDeep, mergeSettings } from "./merge.ts";
 
 const chapters = (n: number, title = "Part") => Array.from({ length: n }, (_, i) => ({ time_s: i * 10, title: `${title} ${i}` }));

@@ -5,7 +5,7 @@
  * filtered to the top-level groups the video carries, minus the five the API
  * cannot set.
  */
-import { API_WRITABLE_GROUPS, withDefaults, type Settings } from "./groups.ts";
+import { API_WRITABLE_GROUPS, withDefaults, type Settings } from "../../../contract/settings.ts";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -1,7 +1,7 @@
 /** The SQL of settings: live settings on the video row, drafts, deploy versions. */
 import type { Sql, TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import type { Settings } from "./groups.ts";
+import type { Settings } from "../../../contract/settings.ts";
 
 type Db = Sql | TxSql;
 
@@ -16,12 +16,6 @@ export interface DeployVersionRow {
   is_live: boolean;
   created_at: Date;
   updated_at: Date;
-}
-
-/** The video row, locked until the transaction ends so deploys of one video run one at a time. */
-export async function lockVideo(tx: TxSql, workspaceId: number, id: number): Promise<VideoRow | undefined> {
-  const [row]: [VideoRow?] = await tx`SELECT * FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
-  return row;
 }
 
 export async function videoExists(sql: Db, workspaceId: number, id: number): Promise<boolean> {

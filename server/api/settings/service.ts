@@ -4,14 +4,15 @@
  * commit, so concurrent deploys of one video run one after another and the
  * bundle that stays live belongs to the settings that stay live.
  */
-import { videoChanged, type Deps } from "../../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, type Publication } from "../../domains/publish/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
+import * as videosRepo from "../videos/repo.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import { GROUP_NAMES, withDefaults, type Settings } from "./groups.ts";
+import { GROUP_NAMES, withDefaults, type Settings } from "../../../contract/settings.ts";
 import { API_RULES, mergeSettings, type MergeRules } from "./merge.ts";
 import * as repo from "./repo.ts";
 import type { DeployVersionRow } from "./repo.ts";
@@ -53,7 +54,7 @@ async function validate(tx: TxSql, workspaceId: number, settings: Settings): Pro
 /** Rules 1-5: merge over the live settings, validate, store as the pending draft. */
 export async function saveDraft(deps: Deps, workspaceId: number, videoId: number, payload: Record<string, unknown>, writer: Writer = "api"): Promise<Settings> {
   return deps.sql.begin(async (tx) => {
-    const row = await repo.lockVideo(tx, workspaceId, videoId);
+    const row = await videosRepo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     // Merged over live (as deploy is, rule 6), so deploying the same payload publishes exactly this draft.
     const merged = mergeSettings(row.settings, payload, rulesOf(writer));
@@ -117,7 +118,7 @@ async function inDeployTransaction<T>(deps: Deps, videoId: number, work: (tx: Tx
     for (const p of publications) await p.rollback().catch((e) => deps.log.error("bundle rollback failed", { error: String(e) }));
     throw error;
   } finally {
-    videoChanged(deps, videoId);
+    deps.videoCache.evict(videoId);
   }
 }
 
@@ -138,7 +139,7 @@ export async function deploy(
 ): Promise<{ video: VideoRow; version: DeployVersionRow }> {
   const label = typeof payload._version_label === "string" ? payload._version_label : null;
   return inDeployTransaction(deps, videoId, async (tx, track) => {
-    const row = await repo.lockVideo(tx, workspaceId, videoId);
+    const row = await videosRepo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const merged = mergeSettings(row.settings, payload, rulesOf(writer));
     await validate(tx, workspaceId, merged);
@@ -153,7 +154,7 @@ export async function deploy(
 /** Rule 9: the snapshot back wholesale, recompiled, as a new version; no event. */
 export async function restore(deps: Deps, workspaceId: number, videoId: number, versionId: number): Promise<{ video: VideoRow; version: DeployVersionRow }> {
   return inDeployTransaction(deps, videoId, async (tx, track) => {
-    const row = await repo.lockVideo(tx, workspaceId, videoId);
+    const row = await videosRepo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const chosen = await repo.findVersion(tx, workspaceId, videoId, versionId);
     if (!chosen) throw Errors.modelNotFound(VERSION_MODEL, versionId);
@@ -195,7 +196,7 @@ export async function updateLiveSettings(
   change: (row: VideoRow, live: Settings) => Settings | undefined,
 ): Promise<VideoRow> {
   return inDeployTransaction(deps, videoId, async (tx, track) => {
-    const row = await repo.lockVideo(tx, workspaceId, videoId);
+    const row = await videosRepo.lockVideo(tx, workspaceId, videoId);
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const live = withDefaults(row.settings);
     const next = change(row, structuredClone(live));

@@ -6,9 +6,9 @@
  */
 import { validation } from "../../errors.ts";
 import type { TxSql } from "../../storage/postgres.ts";
-import { listMetrics } from "../admin/repo.ts";
-import { normaliseEventName } from "../admin/service.ts";
-import type { Settings } from "./groups.ts";
+import { listMetrics } from "../../domains/workspaces/repo.ts";
+import { normaliseEventName } from "../../../contract/events.ts";
+import type { Settings } from "../../../contract/settings.ts";
 
 export async function assertDeclaredUserEvents(tx: TxSql, workspaceId: number, settings: Settings): Promise<void> {
   const group = settings.user_events_options;

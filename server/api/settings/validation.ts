@@ -7,7 +7,7 @@
 import { FormatRegistry, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { validation, type ApiError } from "../../errors.ts";
-import { CSS_COLOR_FORMAT, CSS_SELECTOR_FORMAT, DATE_TIME_FORMAT, OPTION_GROUPS, WEB_URL_FORMAT, type Settings } from "./groups.ts";
+import { CSS_COLOR_FORMAT, CSS_SELECTOR_FORMAT, DATE_TIME_FORMAT, OPTION_GROUPS, WEB_URL_FORMAT, type Settings } from "../../../contract/settings.ts";
 import { isCssSelector, isDateTime, isWebUrl } from "./formats.ts";
 
 // CSS Color Module Level 4 named colours, plus `transparent` and `currentcolor`.

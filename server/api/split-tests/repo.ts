@@ -141,11 +141,3 @@ export async function declareWinner(tx: TxSql, id: number, variationId: number, 
     WHERE id = ${id} AND declared_variation_id IS NULL AND status = 'running' RETURNING id`;
   return rows.length > 0;
 }
-
-/** The control of a test that is not ended, whose embed serves that test. */
-export async function liveTestOfControl(db: Db, workspaceId: number, videoId: number): Promise<SplitTestWithVariations | undefined> {
-  const rows = await db<SplitTestRow[]>`
-    SELECT ${db.unsafe(TEST_COLUMNS)} FROM split_tests
-    WHERE workspace_id = ${workspaceId} AND control_video_id = ${videoId} AND status <> 'ended' ORDER BY id DESC LIMIT 1`;
-  return (await withVariations(db, [...rows]))[0];
-}

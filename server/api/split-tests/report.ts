@@ -7,7 +7,7 @@
 import type { Deps } from "../../deps.ts";
 import { groupMetrics, type MaskPlan, type MetricsRow, readMetrics } from "../analytics/metrics.ts";
 import * as q from "../analytics/queries.ts";
-import { canonicalTimeZone, resolveWindow, type Window, type WindowQuery } from "../analytics/service.ts";
+import { canonicalTimeZone, resolveWindow, type Window, type WindowQuery } from "../../http/window.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import type { Goal, Report } from "./model.ts";
 import * as repo from "./repo.ts";

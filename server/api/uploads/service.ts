@@ -4,13 +4,13 @@
  * session.ts, the write lease in lease.ts, the body reader in part-reader.ts and
  * the single-shot path in single-shot.ts; this file knows nothing of HTTP.
  */
-import { videoChanged, type Deps } from "../../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { BlobError, BlobErrorCode, type ChunkedState } from "../../storage/blob/index.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { handToEncoder, wakeEncoder } from "../../domains/encoding/service.ts";
-import { sourceKey } from "../../domains/encoding/keys.ts";
+import { sourceKey } from "../../storage/media-keys.ts";
 import { readHead, sniffContainer, SNIFF_BYTES } from "../../domains/encoding/sniff.ts";
 import * as videosRepo from "../videos/repo.ts";
 import type { VideoRow } from "../videos/repo.ts";
@@ -169,7 +169,7 @@ export async function completeUpload(deps: Deps, workspaceId: number, id: string
     },
     { kept },
   );
-  videoChanged(deps, video.id);
+  deps.videoCache.evict(video.id);
   wakeEncoder(deps);
   return video;
 }

@@ -6,11 +6,11 @@
 import busboy from "busboy";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { videoChanged, type Deps } from "../../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import type { BlobStore } from "../../storage/blob/index.ts";
 import { wakeEncoder } from "../../domains/encoding/service.ts";
-import { sourceKey } from "../../domains/encoding/keys.ts";
+import { sourceKey } from "../../storage/media-keys.ts";
 import { sniffContainer, SNIFF_BYTES } from "../../domains/encoding/sniff.ts";
 import type { VideoRow } from "../videos/repo.ts";
 import { ORIENTATIONS, type OrientationName } from "./model.ts";
@@ -53,7 +53,7 @@ export async function singleShotUpload(deps: Deps, workspaceId: number, videoId:
         uploadId,
       }),
     );
-    videoChanged(deps, video.id);
+    deps.videoCache.evict(video.id);
     wakeEncoder(deps);
     return video;
   } catch (error) {

@@ -11,9 +11,9 @@ import { PathId, Text } from "../../http/schemas.ts";
 import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
 import type { VideoRow } from "./repo.ts";
-import { playerConfig } from "../../domains/encoding/player-config.ts";
-import { withDefaults } from "../settings/groups.ts";
-import { TimedEventsRead, timedEventsOf } from "../settings/timed-events.ts";
+import { videoConfig } from "./video-config.ts";
+import { withDefaults } from "../../../contract/settings.ts";
+import { TimedEventsRead, timedEventsOf } from "./timed-events.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
@@ -188,7 +188,7 @@ export function videosModule(deps: Deps) {
         response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: TimedEventsRead }) },
       },
     )
-    .get("/videos/:video/config", async ({ auth, params }) => playerConfig(deps, await findForRead(auth.workspaceId, params.video)), {
+    .get("/videos/:video/config", async ({ auth, params }) => videoConfig(deps, await findForRead(auth.workspaceId, params.video)), {
       scope: "videos:read",
       params: VideoParams,
       detail: {

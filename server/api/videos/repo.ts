@@ -1,6 +1,6 @@
 /** The SQL of videos. Every query is bounded by the caller's workspace. */
 import type { Sql, TxSql } from "../../storage/postgres.ts";
-import type { Settings } from "../settings/groups.ts";
+import type { Settings } from "../../../contract/settings.ts";
 import type { SortColumn } from "./model.ts";
 
 export interface MediaState {
@@ -122,4 +122,10 @@ export async function listVideos(sql: Db, workspaceId: number, filter: ListFilte
 export async function folderBelongsTo(sql: Db, workspaceId: number, folderId: number): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM folders WHERE workspace_id = ${workspaceId} AND id = ${folderId}`;
   return Boolean(row);
+}
+
+/** The video row, locked until the transaction ends so deploys of one video run one at a time. */
+export async function lockVideo(tx: TxSql, workspaceId: number, id: number): Promise<VideoRow | undefined> {
+  const [row]: [VideoRow?] = await tx`SELECT * FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`;
+  return row;
 }

@@ -1,12 +1,12 @@
 /** The rules of docs/api.md "Videos"; knows nothing of HTTP. */
-import { videoChanged, type Deps } from "../../deps.ts";
+import type { Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
-import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../settings/groups.ts";
+import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { PUBLIC_PREFIX } from "../../domains/encoding/keys.ts";
+import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
 
@@ -159,7 +159,7 @@ export async function updateVideo(deps: Deps, workspaceId: number, id: number, i
       if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
       return row;
     })
-    .finally(() => videoChanged(deps, id));
+    .finally(() => deps.videoCache.evict(id));
 }
 
 /** Rule 4: same settings and player version, "<title> (copy)", never the media. */
@@ -191,7 +191,7 @@ export async function deleteVideo(deps: Deps, workspaceId: number, id: number): 
       await enqueueEvent(tx, workspaceId, LifecycleEvents.videoDeleted, { video_id: id });
       return { ...files, code: row.code };
     })
-    .finally(() => videoChanged(deps, id));
+    .finally(() => deps.videoCache.evict(id));
   await removeFiles(deps, files);
 }
 

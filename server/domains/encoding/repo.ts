@@ -4,7 +4,9 @@ import type { VideoRow } from "../../api/videos/repo.ts";
 
 type Db = Sql | TxSql;
 
-export type Orientation = "landscape" | "portrait";
+import type { Orientation } from "../../../contract/player-config.ts";
+
+export type { Orientation };
 
 export interface EncodeJobRow {
   id: number;

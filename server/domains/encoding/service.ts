@@ -5,12 +5,12 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { videoChanged, type Deps } from "../../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { mediaUrl, orientationPrefix, outputPrefix } from "./keys.ts";
+import { mediaUrl, orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
 import { finishLegacyLayout } from "./master-playlist.ts";
 import { MediaError, probe } from "./probe.ts";
@@ -82,7 +82,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     const aspect = aspectOf(plan.width, plan.height);
     const facts = { w: plan.width, h: plan.height, aspect_ratio: aspect.aspectRatio, padding: aspect.padding, duration_s: Number(probed.durationS.toFixed(3)) };
     const fresh = await repo.patchMedia(sql, job.video_id, job.orientation, job.id, facts);
-    videoChanged(deps, job.video_id);
+    deps.videoCache.evict(job.video_id);
     if (!fresh) return await superseded(deps, job, ctx);
 
     const out = join(work, "hls");
@@ -96,7 +96,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
         if (next <= shown) return;
         shown = next;
         repo.patchMedia(sql, job.video_id, job.orientation, job.id, { progress: next }).then(
-          () => videoChanged(deps, job.video_id),
+          () => deps.videoCache.evict(job.video_id),
           () => {},
         );
       },
@@ -120,7 +120,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       if (ok) await repo.finishJob(tx, job.id, ctx.workerId, "done");
       return ok;
     });
-    videoChanged(deps, job.video_id);
+    deps.videoCache.evict(job.video_id);
     if (!current) return await superseded(deps, job, ctx, prefix);
     await removeOlder(deps, job, video.code);
     await publishPlayer(deps, job);
@@ -132,7 +132,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       await repo.patchMedia(tx, job.video_id, job.orientation, job.id, { status: "error", progress: 0, error: error.message });
       await repo.finishJob(tx, job.id, ctx.workerId, "failed", error.message);
     });
-    videoChanged(deps, job.video_id);
+    deps.videoCache.evict(job.video_id);
     return "error";
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -26,3 +26,11 @@ export async function containersOf(db: Db, workspaceId: number, code: string, ex
       AND settings -> 'playlist_options' -> 'items' @> ${db.json([{ video_code: code }] as never)}
     ORDER BY id LIMIT 100`;
 }
+
+/** The code of the split test a video is the control of while the test is not ended (its embed serves the test). */
+export async function liveTestCodeOfControl(db: Db, workspaceId: number, videoId: number): Promise<string | undefined> {
+  const [row]: [{ code: string }?] = await db`
+    SELECT code FROM split_tests
+    WHERE workspace_id = ${workspaceId} AND control_video_id = ${videoId} AND status <> 'ended' ORDER BY id DESC LIMIT 1`;
+  return row?.code;
+}

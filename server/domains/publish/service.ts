@@ -23,9 +23,8 @@ import {
   type PlayerSources,
   type SplitTestEmbed,
 } from "../../../compiler/index.ts";
-import { withDefaults, type Settings } from "../../api/settings/groups.ts";
-import { lockVideo } from "../../api/settings/repo.ts";
-import { liveTestOfControl } from "../../api/split-tests/repo.ts";
+import { withDefaults, type Settings } from "../../../contract/settings.ts";
+import { lockVideo } from "../../api/videos/repo.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { scriptUrl } from "../../api/videos/service.ts";
 import * as repo from "./repo.ts";
@@ -49,10 +48,10 @@ function playerSources(deps: Pick<Deps, "config">): PlayerSources {
  */
 export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settings: Settings): Promise<Publication> {
   const flags = featureFlags(settings);
-  const [workspaceCode, itemMedia, splitTest] = await Promise.all([
+  const [workspaceCode, itemMedia, splitTestCode] = await Promise.all([
     repo.workspaceCode(db, video.workspace_id),
     flags.playlist ? repo.itemMedia(db, video.workspace_id, playlistCodes(settings)) : Promise.resolve([]),
-    liveTestOfControl(db, video.workspace_id, video.id),
+    repo.liveTestCodeOfControl(db, video.workspace_id, video.id),
   ]);
   if (workspaceCode === undefined) throw new Error(`workspace ${video.workspace_id} not found`);
   const config = playerConfig({ video, workspaceCode, settings, flags, itemMedia, eventsUrl: deps.config.publicUrl });
@@ -62,7 +61,7 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     sources: playerSources(deps),
     coreUrl: (key) => deps.blobs.cdnA.publicUrl(key) ?? `${deps.config.publicUrl}/cdn/${key}`,
     // The control of a split test that is not ended: its embed serves the test.
-    splitTest: splitTest ? splitTestEmbed(deps, workspaceCode, splitTest.code, video.code) : null,
+    splitTest: splitTestCode ? splitTestEmbed(deps, workspaceCode, splitTestCode, video.code) : null,
   });
   const push = await pushPlayer([deps.blobs.cdnA, deps.blobs.cdnB], player);
   return { versionHash: player.versionHash, rollback: push.rollback };

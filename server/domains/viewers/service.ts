@@ -8,9 +8,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import type { Sql } from "../../storage/postgres.ts";
-import { TtlCache } from "../../lib/ttl-cache.ts";
 import * as repo from "./repo.ts";
-import { SingleFlight } from "../../lib/single-flight.ts";
 
 export const KeyKinds = {
   device: "device",
@@ -54,23 +52,6 @@ export function splitStampOf(session: repo.SessionRow | undefined, videoId?: num
 const HIT_TTL = 10 * 60_000;
 const MISS_TTL = 30_000;
 const MISS = -1;
-
-/** This process's known viewers, and the lookups and writes in flight (a burst is one statement). */
-export class ViewerCaches {
-  readonly workspaces: TtlCache<number>;
-  readonly videos: TtlCache<{ id: number; code: string } | null>;
-  readonly sessions: TtlCache<repo.SessionRow | null>;
-  readonly keys: TtlCache<number>;
-  readonly lookups = new SingleFlight<unknown>();
-  readonly writes = new SingleFlight<unknown>();
-
-  constructor(now: () => number) {
-    this.workspaces = new TtlCache(10_000, now);
-    this.videos = new TtlCache(50_000, now);
-    this.sessions = new TtlCache(200_000, now);
-    this.keys = new TtlCache(200_000, now);
-  }
-}
 
 export async function workspaceIdByCode(deps: Deps, code: string): Promise<number | undefined> {
   const c = deps.viewers.workspaces;

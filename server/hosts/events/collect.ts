@@ -35,7 +35,8 @@ import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
 import { IDENTITY_FIELDS } from "./identity.ts";
 import { identifyLeads, isLeadSubmission, leadIdentity, recordLead } from "./leads.ts";
 import { adoptProgress, courseOf, lastPosition, markCourse, saveResumePosition } from "./course.ts";
-import type { CollectBody, PlayerEvent, PlayerEventType } from "./model.ts";
+import type { CollectBody, PlayerEvent } from "./model.ts";
+import type { PlayerEventType } from "../../../contract/events.ts";
 import { storedProperties } from "./service.ts";
 
 export const PLAYER_WEBHOOKS: Partial<Record<PlayerEventType, string>> = {

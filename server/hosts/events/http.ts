@@ -8,7 +8,7 @@ import type { TObject } from "@sinclair/typebox";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { consume, consumeNow, type RateLimitRule } from "../../http/rate-limit.ts";
-import type { Scope } from "../../http/scopes.ts";
+import type { Scope } from "../../../contract/scopes.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { withCors } from "../../http/cors.ts";
 

@@ -2,6 +2,8 @@
 import { t } from "elysia";
 import { MAX_JSON_BODY_BYTES } from "../../http/request-limits.ts";
 import { JsonValue, MAX_JSON_DEPTH, Num, oneOf, PropertyMap, Text } from "../../http/schemas.ts";
+import { PLAYER_ERROR_TYPES, PLAYER_EVENT_TYPES } from "../../../contract/events.ts";
+import type * as wire from "../../../contract/events.ts";
 
 const Id = (what: string) => Text({ minLength: 1, maxLength: 100, description: what });
 const Sha256 = Text({ maxLength: 64, pattern: "^[0-9a-fA-F]{64}$", description: "SHA-256 of lower(trim(email)) or of the E.164 phone, 64 hex." });
@@ -39,6 +41,15 @@ export type CustomEventBody = typeof CustomEventBody.static;
 /** The browser path: no token, the workspace travels by code; raw contact data is hashed in the page. */
 export const TrackBody = t.Object({ workspace_code: Text({ minLength: 1, maxLength: 100 }), ...common }, { additionalProperties: false });
 export type TrackBody = typeof TrackBody.static;
+// The schema and the browser's type (contract/events.ts) describe one wire shape: each must accept the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const trackBodyIsTheContract: Same<TrackBody, wire.TrackBody> = true;
+const collectBodyIsTheContract: Same<
+  Pick<CollectBody, "workspace_code" | "video_code" | "session_id">,
+  Pick<wire.CollectBatch, "workspace_code" | "video_code" | "session_id">
+> = true;
+void trackBodyIsTheContract;
+void collectBodyIsTheContract;
 
 export const CustomEventReply = t.Object({
   ok: t.Boolean(),
@@ -50,34 +61,6 @@ export const CustomEventReply = t.Object({
 export type CustomEventReply = typeof CustomEventReply.static;
 
 export const EventsError = t.Object({ error: t.String(), message: t.String() }, { additionalProperties: true });
-
-export const PLAYER_EVENT_TYPES = [
-  "load",
-  "autoplay",
-  "unmute",
-  "play",
-  "pause",
-  "seek",
-  "ended",
-  "watched",
-  "heartbeat",
-  "milestone",
-  "cta_click",
-  "lesson_completed",
-  "playlist_ended",
-  "lead_form_submitted",
-  "quiz_answered",
-  "timed_event",
-  "share_click",
-  "startup",
-  "rebuffer",
-  "error",
-] as const;
-export type PlayerEventType = (typeof PLAYER_EVENT_TYPES)[number];
-
-/** An `error` event's kind, as hls.js's ErrorTypes (player/errors.ts). */
-export const PLAYER_ERROR_TYPES = ["network", "media", "mux", "other"] as const;
-export type PlayerErrorType = (typeof PLAYER_ERROR_TYPES)[number];
 
 const Seconds = t.Number({ minimum: 0, maximum: 604_800 });
 const Range = t.Object({ from_s: Seconds, to_s: Seconds });

@@ -7,13 +7,11 @@ import type { Deps } from "../../deps.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import { Errors, fail } from "../../errors.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
-import { normaliseEventName } from "../../api/admin/service.ts";
+import { normaliseEventName } from "../../../contract/events.ts";
 import * as viewers from "../../domains/viewers/service.ts";
-import { SingleFlight } from "../../lib/single-flight.ts";
-import { Group } from "../../lib/group.ts";
 import { hex, identityKeys, IDENTITY_FIELDS, normaliseEmail, type IdentityInput } from "./identity.ts";
-import type { CustomEventReply } from "./model.ts";
 import * as repo from "./repo.ts";
+import type { Recorded } from "./state.ts";
 
 export interface CustomEventInput extends IdentityInput {
   event: string;
@@ -26,35 +24,11 @@ export interface CustomEventInput extends IdentityInput {
   video_code?: string;
 }
 
-export interface Recorded {
-  status: 200 | 202;
-  body: CustomEventReply;
-  deduplicated: boolean;
-}
-
 /**
  * A claim this old whose row is not in ClickHouse belongs to a writer that failed
  * or died: a repeat takes it over. A younger one may still be on its way.
  */
 const STALE_CLAIM_MS = 30_000;
-
-type ClaimResult = { claimed: true } | { claimed: false; prior: repo.DedupRow };
-
-/** This process's custom-event state (`deps.customEvents`, built by createDeps). */
-export class CustomEventState {
-  /** Names known to be registered, per workspace (the cap itself is enforced in Postgres). */
-  readonly names = new Map<number, Set<string>>();
-  /** One name registration per workspace at a time: a burst of a new name is one transaction. */
-  readonly nameFlights = new SingleFlight<void>();
-  /** Writes in flight by `<workspace>:<event_id>`: a repeat in this process waits for the first's answer. */
-  readonly inFlight = new Map<string, Promise<Recorded>>();
-  /** event_id claims go to Postgres in groups: one statement per few milliseconds, not one per event. */
-  readonly claims: Group<repo.ClaimItem, ClaimResult>;
-
-  constructor(sql: Sql) {
-    this.claims = new Group((items) => repo.claimEventIds(sql, items));
-  }
-}
 
 /** docs/api.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
 async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {

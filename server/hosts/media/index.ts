@@ -10,7 +10,7 @@ import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
 import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
-import { PUBLIC_PREFIX } from "../../domains/encoding/keys.ts";
+import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });

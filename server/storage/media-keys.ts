@@ -3,8 +3,8 @@
  * `uploads/`; only `videos/` is served publicly. Each encode writes to its own
  * folder (the job id), so a replacement never changes a file a player is reading.
  */
-import type { Deps } from "../../deps.ts";
-import type { Orientation } from "./repo.ts";
+import type { Deps } from "../deps.ts";
+import type { Orientation } from "../../contract/player-config.ts";
 
 export const PUBLIC_PREFIX = "videos/";
 

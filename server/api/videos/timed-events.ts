@@ -4,7 +4,7 @@
  * arrays, each entry completed with the defaults the player applies.
  */
 import { t } from "elysia";
-import type { Settings } from "./groups.ts";
+import type { Settings } from "../../../contract/settings.ts";
 
 /** The wire shape (OpenAPI). */
 export const TimedEventsRead = t.Array(

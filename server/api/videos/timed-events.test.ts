@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { defaultSettings } from "./groups.ts";
+import { defaultSettings } from "../../../contract/settings.ts";
 import { timedEventsOf } from "./timed-events.ts";
 
 describe("timedEventsOf", () => {

@@ -1,9 +1,9 @@
 /** docs/api.md `GET /videos/{video}/config`: what the player needs to size itself. */
 import type { Deps } from "../../deps.ts";
-import { findWorkspace } from "../../api/admin/service.ts";
-import type { MediaState, VideoRow } from "../../api/videos/repo.ts";
-import { withDefaults } from "../../api/settings/groups.ts";
-import { timedEventsOf } from "../../api/settings/timed-events.ts";
+import { findWorkspace } from "../../domains/workspaces/service.ts";
+import type { MediaState, VideoRow } from "./repo.ts";
+import { withDefaults } from "../../../contract/settings.ts";
+import { timedEventsOf } from "./timed-events.ts";
 
 export interface OrientationConfig {
   w: number;
@@ -18,7 +18,7 @@ function orientationConfig(media: MediaState | null): OrientationConfig | null {
   return { w: media.w, h: media.h, padding: String(media.padding), aspectRatio: String(media.aspect_ratio) };
 }
 
-export async function playerConfig(deps: Pick<Deps, "sql">, row: VideoRow) {
+export async function videoConfig(deps: Pick<Deps, "sql">, row: VideoRow) {
   const ws = await findWorkspace(deps.sql, row.workspace_id);
   return {
     config: {

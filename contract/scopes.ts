@@ -1,4 +1,4 @@
-/** docs/api.md "Authentication" scope table. */
+/** The token scopes (docs/api.md "Authentication"): what each grants, shared by the server and the dashboard. */
 export const Scopes = {
   "events:write": { kind: "write", grants: "send custom events" },
   "conversions:write": { kind: "write", grants: "send sales" },

@@ -3,7 +3,7 @@
  * groups"): name, defaults, inner schema, and whether `copy_from` copies it or
  * the API may set it. Schemas type the fields we know and let unknown nested
  * keys through, because docs/api.md "Video settings" rule 3 says nested keys are not
- * filtered. validation.ts runs them on the merged result (rule 4).
+ * filtered. The server runs them on the merged result (server/api/settings/validation.ts, rule 4).
  */
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 
@@ -390,20 +390,4 @@ export function withDefaults(stored: Settings): Settings {
   const settings: Settings = {};
   for (const group of OPTION_GROUPS) settings[group.name] = stored[group.name] ?? structuredClone(group.defaults);
   return settings;
-}
-
-/**
- * The option groups of a draft/deploy body for the OpenAPI description: each
- * group the writer may set, with its fields (types, limits, formats) and its
- * defaults. Documentation only: the schemas sit in `Unknown`, which accepts
- * anything, because bodies are partial (rule 1) and validation runs on the
- * merged result (validation.ts).
- */
-export function groupsDoc(groups: readonly string[]): TProperties {
-  return Object.fromEntries(
-    OPTION_GROUPS.filter((g) => groups.includes(g.name)).map((g) => {
-      const { required: _partial, error: _error, ...schema } = JSON.parse(JSON.stringify(g.schema)) as Record<string, unknown>;
-      return [g.name, Type.Optional(Type.Unknown({ allOf: [schema], description: `Defaults: \`${JSON.stringify(g.defaults)}\`` }))];
-    }),
-  );
 }

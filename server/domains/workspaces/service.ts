@@ -1,9 +1,9 @@
-/** Workspaces, tokens, custom metrics and integrations: the operator's side (docs/api.md). */
+/** Workspaces and what hangs off them: tokens, declared custom metrics, integrations (docs/api.md "The operator API"). */
 import type { Deps } from "../../deps.ts";
 import type { Sql } from "../../storage/postgres.ts";
 import { REVOCATION_CHANNEL } from "../../http/token-verifier.ts";
 import { newLegacyKey, newToken, sha256Hex } from "../../http/tokens.ts";
-import type { Scope } from "../../http/scopes.ts";
+import type { Scope } from "../../../contract/scopes.ts";
 import * as repo from "./repo.ts";
 import type { TokenRow, WorkspaceRow } from "./repo.ts";
 
@@ -50,14 +50,6 @@ export async function revokeToken(deps: Deps, id: number): Promise<boolean> {
   const revoked = await repo.revokeToken(deps.sql, id, deps.embedded ? undefined : REVOCATION_CHANNEL);
   deps.tokens.evict(id);
   return revoked;
-}
-
-/** docs/api.md "Custom event": lowercased, reduced to [a-z0-9_-], at most 64 characters. */
-export function normaliseEventName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]/g, "")
-    .slice(0, 64);
 }
 
 export async function declareMetric(sql: Sql, workspaceId: number, name: string): Promise<void> {

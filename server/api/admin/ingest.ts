@@ -1,9 +1,9 @@
 /** `GET /admin/v1/ingest/counters`: the operator's view of ingest per minute. */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
-import { validation } from "../errors.ts";
-import { assertAdminKey } from "../http/admin-key.ts";
-import { DateTime } from "../http/schemas.ts";
+import type { Deps } from "../../deps.ts";
+import { validation } from "../../errors.ts";
+import { assertAdminKey } from "../../http/admin-key.ts";
+import { DateTime } from "../../http/schemas.ts";
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
