@@ -1,5 +1,5 @@
 /**
- * Analytics reads over 10 million generated events (docs/architecture.md §4: "analytics reads over
+ * Analytics reads over 10 million generated events (docs/architecture.md "What fast means here": "analytics reads over
  * millions of events" against "the same SQL run directly on the engine").
  *
  * A fresh embedded chDB in its own temp directory gets 10,000,000 player events of one

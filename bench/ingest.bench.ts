@@ -1,7 +1,7 @@
 /**
  * `POST /v1/event` (valid token, realistic bodies, acknowledged only after the
  * ClickHouse write) against a bare `Bun.serve` that parses the same JSON and
- * answers the same shape, with the same load generator in one run (docs/architecture.md §4).
+ * answers the same shape, with the same load generator in one run (docs/architecture.md "What fast means here").
  * Then the server is stopped (SIGTERM drains) and a separate process counts the
  * rows in its chDB: they must equal the 2xx answers.
  *

@@ -1,5 +1,5 @@
 /**
- * Player startup (docs/architecture.md §4): play intent → first frame, and bytes fetched
+ * Player startup (docs/architecture.md "What fast means here"): play intent → first frame, and bytes fetched
  * before play intent, in headless Chromium on a local HLS stream, next to
  * hls.js alone on a bare page (script loaded with the page, attached on click).
  * Each run is a fresh browser context (cold cache); medians are reported, on

@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { errorCode } from "../lib/error-code.ts";
 
 export type Sql = postgres.Sql<Record<string, never>>;
 export type TxSql = postgres.TransactionSql<Record<string, never>>;
@@ -85,7 +86,7 @@ export const PgCodes = {
 } as const;
 
 export function isPgError(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === code;
+  return errorCode(error) === code;
 }
 
 /**
@@ -102,15 +103,15 @@ export function storageFailure(error: unknown): StorageFailure | undefined {
   if (isConnectionError(error)) return "unavailable";
   if (isPgError(error, PgCodes.uniqueViolation) || isPgError(error, PgCodes.foreignKeyViolation)) return "conflict";
   if (isPgError(error, PgCodes.serializationFailure) || isPgError(error, PgCodes.deadlockDetected)) return "busy";
-  const code = (error as { code?: unknown }).code;
+  const code = errorCode(error);
   // postgres.js marks errors the server sent with a `severity`; a bare "22..." from elsewhere is not one.
-  if (typeof code === "string" && code.startsWith(PgCodes.dataExceptionClass) && code.length === 5 && "severity" in error) return "invalidData";
+  if (code !== undefined && code.startsWith(PgCodes.dataExceptionClass) && code.length === 5 && "severity" in error) return "invalidData";
   return undefined;
 }
 
 /** Errors that mean "the database could not be reached", as opposed to a bad query. */
 export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code ?? "";
+  const code = errorCode(error) ?? "";
   return (
     [
       "ECONNREFUSED",

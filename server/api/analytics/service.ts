@@ -1,6 +1,6 @@
 /** The rules of docs/api.md "Analytics reads"; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
-import { Errors, } from "../../errors.ts";
+import { Errors } from "../../errors.ts";
 import { intParam, oneOfParam } from "../../http/params.ts";
 import { resolveWindow, type Window, type WindowQuery } from "../../http/window.ts";
 import { sha256Hex } from "../../http/tokens.ts";

@@ -17,6 +17,6 @@ export interface CachedSummary {
 
 /**
  * Summaries of this process by query (`deps.summaries`, built by createDeps): a cache
- * is only a cache (docs/architecture.md §1), so other processes may compute their own.
+ * is only a cache (docs/architecture.md "One process or many"), so other processes may compute their own.
  */
 export type SummaryCache = Map<string, CachedSummary>;

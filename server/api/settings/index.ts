@@ -14,7 +14,7 @@ import { groupsDoc } from "./groups-doc.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 const VersionParams = t.Object({ video: PathId("Numeric video id"), version: PathId("Numeric deploy version id") });
-// Option groups are free-form inside (docs/api.md rule 3 filters top-level keys only): their depth is bounded
+// Option groups are free-form inside (docs/api.md "Video settings" rule 3 filters top-level keys only): their depth is bounded
 // like any JSON body's, the payload object being level 1, and no key or string may hold what storage refuses.
 // The groups' fields are documented (groupsDoc); the registry validates the merged result.
 const SettingsPayload = JsonObject({

@@ -16,7 +16,7 @@ export const CreateVideoBody = t.Object({
   tags: t.Optional(Tags),
   plain_mode: t.Optional(t.Boolean({ error: "The plain_mode field must be true or false." })),
   player_version: t.Optional(oneOf(PLAYER_VERSIONS, { error: "The player_version must be one of v1, v2, 1, 2." })),
-  // An id that names no video copies nothing (docs/api.md rule 1); one no bigint holds is refused.
+  // An id that names no video copies nothing (docs/api.md "Videos" rule 1); one no bigint holds is refused.
   copy_from: t.Optional(Int(-MAX_ID, MAX_ID, { error: "The copy_from field must be an integer video id." })),
 });
 export type CreateVideoBody = typeof CreateVideoBody.static;

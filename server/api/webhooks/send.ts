@@ -6,6 +6,7 @@
 import type { Envelope } from "./model.ts";
 import { signatureHeaders } from "./signing.ts";
 import { pinTarget, UnsafeTargetError } from "./ssrf.ts";
+import { errorCode } from "../../lib/error-code.ts";
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 const MAX_BODY_BYTES = 4096;
@@ -94,7 +95,7 @@ export async function attemptDelivery(url: string, secret: string, envelope: Env
   } catch (error) {
     if (error instanceof UnsafeTargetError) return { ok: false, error: `refused: ${error.message}` };
     if (signal.aborted) return { ok: false, error: `timed out after ${(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` };
-    const code = (error as { code?: string }).code;
+    const code = errorCode(error);
     return { ok: false, error: `could not connect${code ? ` (${code})` : ""}: ${(error as Error).message ?? String(error)}`.slice(0, 300) };
   }
 }

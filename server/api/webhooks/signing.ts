@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (docs/api.md "webhook signature headers"):
+ * Standard Webhooks signing (docs/api.md "Webhook signature headers"):
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.
  *
  * The HMAC key of a subscription's secret:

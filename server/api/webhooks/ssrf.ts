@@ -9,6 +9,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { errorCode } from "../../lib/error-code.ts";
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -99,7 +100,7 @@ export async function resolvePublicAddress(url: URL): Promise<string> {
     try {
       addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch (error) {
-      throw new UnsafeTargetError(`host ${host} could not be resolved (${(error as { code?: string }).code ?? "error"})`);
+      throw new UnsafeTargetError(`host ${host} could not be resolved (${errorCode(error) ?? "error"})`);
     }
   }
   if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} has no address`);

@@ -77,7 +77,7 @@ export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
 }
 
 /**
- * docs/api.md rule 4: a raw email with a video_code is a real contact. Call it in a
+ * docs/api.md "Custom events" rule 4: a raw email with a video_code is a real contact. Call it in a
  * transaction: the lead and its `lead.captured` event commit together; only a
  * new lead emits. Returns whether the lead is new.
  */
@@ -134,7 +134,7 @@ export interface ClaimItem {
 
 /**
  * Claims many event_ids in one statement (keys must be distinct). A claim older
- * than 24 h has expired (docs/api.md rule 5) and is taken again. Returns, per item,
+ * than 24 h has expired (docs/api.md "Custom events" rule 5) and is taken again. Returns, per item,
  * either a fresh claim or the claim found (with the answer given first).
  */
 export async function claimEventIds(sql: Sql, items: ClaimItem[]): Promise<({ claimed: true } | { claimed: false; prior: DedupRow })[]> {

@@ -30,7 +30,7 @@ export interface CustomEventInput extends IdentityInput {
  */
 const STALE_CLAIM_MS = 30_000;
 
-/** docs/api.md rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
+/** docs/api.md "Custom events" rule 6: at most 100 distinct names per workspace (known names cached; the cap is enforced in Postgres). */
 async function ensureEventName(deps: Deps, workspaceId: number, name: string): Promise<void> {
   const state = deps.customEvents;
   if (state.names.get(workspaceId)?.has(name)) return;

@@ -138,7 +138,7 @@ export class BlobError extends Error {
 
 /** S3 multipart parts other than the last must be at least this big. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
-/** docs/architecture.md §1: the S3 store sends multipart parts of 8 MiB (the recommended upload chunk size). */
+/** docs/architecture.md "Data paths": the S3 store sends multipart parts of 8 MiB (the recommended upload chunk size). */
 export const PART_SIZE = 8 * 1024 * 1024;
 /** S3's limit on key length, in bytes. */
 const MAX_KEY_BYTES = 1024;
