@@ -105,7 +105,7 @@ export function storageFailure(error: unknown): StorageFailure | undefined {
   if (isPgError(error, PgCodes.serializationFailure) || isPgError(error, PgCodes.deadlockDetected)) return "busy";
   const code = errorCode(error);
   // postgres.js marks errors the server sent with a `severity`; a bare "22..." from elsewhere is not one.
-  if (code !== undefined && code.startsWith(PgCodes.dataExceptionClass) && code.length === 5 && "severity" in error) return "invalidData";
+  if (code?.startsWith(PgCodes.dataExceptionClass) && code.length === 5 && "severity" in error) return "invalidData";
   return undefined;
 }
 
