@@ -23,6 +23,7 @@ import { mediaModule } from "./hosts/media/index.ts";
 import { eventsModule } from "./hosts/events/index.ts";
 import { browserConversionModule, conversionsModule } from "./api/conversions/index.ts";
 import { ingestAdminModule } from "./api/admin/ingest.ts";
+import { processesAdminModule } from "./api/admin/processes.ts";
 import { trackerModule } from "./hosts/events/tracker-route.ts";
 import { webhooksModule } from "./api/webhooks/index.ts";
 import { automationModule } from "./api/automation/index.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: Deps, options: AppOptions) {
       .use(adminModule(deps, options.adminKey))
       .use(cdnModule(deps))
       .use(ingestAdminModule(deps, options.adminKey))
+      .use(processesAdminModule(deps, options.adminKey))
       .use(eventsModule(deps))
       .use(browserConversionModule(deps))
       .use(splitTestAssignModule(deps))

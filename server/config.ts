@@ -24,6 +24,8 @@ export interface Config {
   host: string;
   dataDir: string;
   publicUrl: string;
+  /** PUBLIC_URL was set (not made up from HOST and PORT): processes behind a load balancer need it. */
+  publicUrlSet: boolean;
   databaseUrl?: string;
   clickhouseUrl?: string;
   redisUrl?: string;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env): Config {
     host,
     dataDir: resolve(env.DATA_DIR || "./data"),
     publicUrl: (env.PUBLIC_URL || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, ""),
+    publicUrlSet: Boolean(env.PUBLIC_URL),
     databaseUrl: env.DATABASE_URL || undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -2,10 +2,10 @@
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { ensureDefaultWorkspace, resolveAdminKey } from "./bootstrap.ts";
-import { createRuntime } from "./runtime.ts";
+import { createRuntime, refuseToStart } from "./runtime.ts";
 
 const config = loadConfig(process.env);
-const runtime = await createRuntime(config, { workers: config.inProcessWorkers });
+const runtime = await createRuntime(config, { role: "app", workers: config.inProcessWorkers }).catch(refuseToStart);
 const { deps } = runtime;
 const adminKey = await resolveAdminKey(config);
 const firstStart = await ensureDefaultWorkspace(deps);

@@ -24,6 +24,8 @@ import { createIngest } from "./ingest/index.ts";
 import { ViewerCaches } from "./domains/viewers/caches.ts";
 import { CustomEventState } from "./hosts/events/state.ts";
 import { startWorkers } from "./workers/index.ts";
+import { registerProcess, TopologyError, type Registration } from "./domains/processes/service.ts";
+import type { Role } from "./domains/processes/topology.ts";
 
 /** A backstop only: every write evicts at once. */
 const VIDEO_CACHE_TTL_MS = 5_000;
@@ -84,16 +86,22 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // The pool before the database it talks to.
     engines.push(() => own.end({ timeout: 5 }));
     if (embedded) engines.push(embedded.stop);
-    await migrate(own);
     sql = own;
   }
 
   let ch = overrides.ch;
+  const ownsClickHouse = !ch;
   if (!ch) {
     const own = await connectClickHouse({ url: config.clickhouseUrl, embeddedPath: join(config.dataDir, "clickhouse") });
     engines.push(() => own.close());
-    await migrateClickHouse(own);
     ch = own;
+  }
+
+  // Both schemas under one lock (PostgreSQL's advisory lock): processes that start together
+  // against shared engines apply each migration once, one after another.
+  if (!overrides.sql || ownsClickHouse) {
+    const events = ch;
+    await migrate(sql, ownsClickHouse ? () => migrateClickHouse(events).then(() => {}) : undefined);
   }
 
   const tokens = new TokenVerifier(sql, clock);
@@ -153,8 +161,20 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function createRuntime(config: Config, options: { workers: boolean }, overrides: DepsOverrides = {}): Promise<Runtime> {
+/**
+ * `role` registers the process in the deployment's registry (domains/processes), which
+ * refuses a configuration that would split the truth with a TopologyError before any
+ * worker or listener starts.
+ */
+export async function createRuntime(config: Config, options: { role: Role; workers: boolean }, overrides: DepsOverrides = {}): Promise<Runtime> {
   const deps = await createDeps(config, overrides);
+  let registration: Registration;
+  try {
+    registration = await registerProcess(deps, options.role);
+  } catch (error) {
+    await deps.close();
+    throw error;
+  }
   const stopWorkers = options.workers ? startWorkers(deps) : undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -162,9 +182,17 @@ export async function createRuntime(config: Config, options: { workers: boolean 
     close() {
       closing ??= (async () => {
         await stopWorkers?.();
+        await registration.stop();
         await deps.close();
       })();
       return closing;
     },
   };
+}
+
+/** A start refused for its configuration ends the process with that one line; anything else is thrown on. */
+export function refuseToStart(error: unknown): never {
+  if (!(error instanceof TopologyError)) throw error;
+  console.error(`Frameline cannot start: ${error.message}`);
+  process.exit(1);
 }

@@ -1,13 +1,13 @@
 /** `npm run worker`: the background workers without the HTTP server. */
 import { loadConfig } from "./config.ts";
-import { createRuntime } from "./runtime.ts";
+import { createRuntime, refuseToStart } from "./runtime.ts";
 
 const config = loadConfig(process.env);
 if (!config.databaseUrl) {
   console.error("npm run worker needs DATABASE_URL: embedded mode runs its workers inside `npm start`.");
   process.exit(1);
 }
-const runtime = await createRuntime(config, { workers: true });
+const runtime = await createRuntime(config, { role: "worker", workers: true }).catch(refuseToStart);
 console.log("Frameline worker running");
 const shutdown = async () => {
   await runtime.close();

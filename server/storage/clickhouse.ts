@@ -19,9 +19,13 @@ export async function connectClickHouse(opts: { url?: string; embeddedPath: stri
 }
 
 /**
- * Applies `NNNN_name.sql` files not yet recorded in `schema_migrations`.
- * Statements end with `;` at the end of a line (`splitStatements`); each file
- * is idempotent (IF NOT EXISTS), so two processes applying it at once is harmless.
+ * Applies `NNNN_name.sql` files not yet recorded in `schema_migrations`, each
+ * recorded once all its statements ran. Statements end with `;` at the end of a
+ * line (`splitStatements`). The caller holds the migration lock (runtime.ts runs
+ * this under PostgreSQL's advisory lock), so processes apply a file one at a time;
+ * and every statement is safe to run again (`IF NOT EXISTS`, restated views,
+ * mutations that compute the same value, backfills that skip rows already copied),
+ * so a file that failed half-way is simply run again from the start.
  */
 export async function migrateClickHouse(ch: Ch): Promise<string[]> {
   await ch.command({

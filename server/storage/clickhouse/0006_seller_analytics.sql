@@ -117,4 +117,8 @@ SELECT workspace_id, video_id, created_at,
   upper(properties['currency']),
   ifNull(value, 0)
 FROM events
-WHERE event_type = 'conversion';
+WHERE event_type = 'conversion'
+  -- Safe to run again (a second process, a resumed upgrade): a sale already here, copied
+  -- before or written since by the view above, is not copied twice.
+  AND (workspace_id, video_id, created_at, if(session_code = '', 0, cityHash64(session_code)), if(event = '', 'conversion', event), ifNull(value, 0))
+    NOT IN (SELECT workspace_id, video_id, created_at, session_hash, event_name, amount FROM analytics_sales);

@@ -101,6 +101,9 @@ SELECT workspace_id, video_id, min(slot), session_hash, groupBitOr(flags), group
   max(startup_ms), sum(stall_ms), sum(errors), groupBitOr(mask100), groupArrayArray(ranges), max(source), max(referrer_host),
   max(utm_source), max(utm_medium), max(utm_campaign), max(device), max(browser), max(os), max(country), max(split_test)
 FROM analytics_session_slots
+-- Safe to run again (a second process, a resumed upgrade): a session already here, copied
+-- before or written since by the view below, is not copied twice.
+WHERE (workspace_id, video_id, session_hash) NOT IN (SELECT workspace_id, video_id, session_hash FROM analytics_sessions)
 GROUP BY workspace_id, video_id, session_hash;
 
 -- Every slot row written from now on, moved to its session's start.
