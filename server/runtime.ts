@@ -19,7 +19,7 @@ import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickho
 import { createFsBlobStore, createS3BlobStore } from "./storage/blob/index.ts";
 import { RowCache } from "./storage/row-cache.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
-import { batchedRateLimitStore, memoryRateLimitStore, postgresRateLimitStore, redisRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
+import { memoryRateLimitStore, postgresCounter, redisCounter, reservingRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest } from "./ingest/index.ts";
 import { ViewerCaches } from "./domains/viewers/caches.ts";
 import { CustomEventState } from "./hosts/events/state.ts";
@@ -118,8 +118,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   }
 
   let rateLimits: RateLimitStore;
-  if (config.redisUrl) rateLimits = batchedRateLimitStore(await redisRateLimitStore(config.redisUrl));
-  else if (config.databaseUrl) rateLimits = batchedRateLimitStore(postgresRateLimitStore(sql));
+  if (config.redisUrl) rateLimits = reservingRateLimitStore(await redisCounter(config.redisUrl));
+  else if (config.databaseUrl) rateLimits = reservingRateLimitStore(postgresCounter(sql));
   else rateLimits = memoryRateLimitStore();
   listeners.push(async () => rateLimits.close?.());
 

@@ -11,7 +11,6 @@ import { parseId } from "../../http/params.ts";
 import type { Auth } from "../../http/token-verifier.ts";
 import { StatusObject } from "../videos/model.ts";
 import { toStatus } from "../videos/service.ts";
-import { KeptLeases } from "./lease.ts";
 import { ChunkReply, InitUploadBody, UploadParams, UploadSession, VideoParams } from "./model.ts";
 import * as uploads from "./service.ts";
 import { sessionView } from "./session.ts";
@@ -27,21 +26,14 @@ type SetHeaders = { headers: Record<string, string | number> };
 
 export function uploadsModule(deps: Deps) {
   const { config } = deps;
-  const kept = new KeptLeases();
 
   const sendChunk = async (auth: Auth, id: string, request: Request, set: SetHeaders) => {
-    const reply = await uploads.writeChunk(
-      deps,
-      auth.workspaceId,
-      id,
-      {
-        contentType: request.headers.get("content-type"),
-        uploadOffset: request.headers.get("upload-offset"),
-        contentLength: contentLength(request),
-        body: request.body,
-      },
-      kept,
-    );
+    const reply = await uploads.writeChunk(deps, auth.workspaceId, id, {
+      contentType: request.headers.get("content-type"),
+      uploadOffset: request.headers.get("upload-offset"),
+      contentLength: contentLength(request),
+      body: request.body,
+    });
     Object.assign(set.headers, offsetHeaders(reply));
     return { offset: reply.offset, size: reply.size };
   };
@@ -53,7 +45,7 @@ export function uploadsModule(deps: Deps) {
   };
 
   const deleteSession = async (auth: Auth, id: string) => {
-    await uploads.deleteUpload(deps, auth.workspaceId, id, kept);
+    await uploads.deleteUpload(deps, auth.workspaceId, id);
     return { deleted: true };
   };
 
@@ -179,7 +171,7 @@ export function uploadsModule(deps: Deps) {
       .post(
         "/uploads/:upload/complete",
         async ({ auth, params, set }) => {
-          const video = await uploads.completeUpload(deps, auth.workspaceId, params.upload, kept);
+          const video = await uploads.completeUpload(deps, auth.workspaceId, params.upload);
           set.status = 202;
           return { video: toStatus(config, video) };
         },

@@ -5,10 +5,9 @@
  * request waits (bounded) for the first, then sees its offset: a retry whose
  * first try is still streaming becomes "behind" (200 with the offset, nothing written).
  *
- * A chunk's write may keep its lease for a moment (`KEEP_SECONDS`) instead of
- * giving it back: the same client's next chunk, sent right after the answer to
- * the same process (the common case), takes it back from `KeptLeases` without a
- * statement. Another process waits at most that moment for it to lapse.
+ * A chunk's write gives the lease back in the statement that records its bytes,
+ * so the client's next chunk proceeds at once on whichever process it reaches
+ * (behind a load balancer, the next one often reaches another).
  */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
@@ -16,50 +15,12 @@ import * as repo from "./repo.ts";
 import type { UploadSessionRow } from "./repo.ts";
 import { isLive } from "./session.ts";
 
-/** How long a chunk's write keeps the lease after its answer; well within another request's `waitMs`. */
-export const KEEP_SECONDS = 2;
-
 export interface Lease {
   readonly token: string;
   /** False once a write gave it back in the same statement that recorded its bytes. */
   held: boolean;
   /** Aborted when the lease could not be renewed: another request may be writing. */
   readonly lost: AbortSignal;
-  /**
-   * The write recorded its bytes keeping the lease for KEEP_SECONDS (its statement
-   * was sent at `since`, a `performance.now()` time): the row as it now stands.
-   */
-  keep(row: UploadSessionRow, since: number): void;
-}
-
-interface Kept {
-  token: string;
-  row: UploadSessionRow;
-  /** `performance.now()` time after which the lease may have lapsed in the database. */
-  until: number;
-}
-
-/** Leases this process kept after a chunk, by upload id. Only a cache: a lapsed one is never used. */
-export class KeptLeases {
-  private readonly kept = new Map<string, Kept>();
-
-  /** Takes a kept lease back (once), if it is this workspace's and surely still held. */
-  take(workspaceId: number, id: string): Kept | undefined {
-    const kept = this.kept.get(id);
-    if (!kept || kept.row.workspace_id !== workspaceId) return undefined;
-    this.kept.delete(id);
-    return performance.now() < kept.until ? kept : undefined;
-  }
-
-  put(kept: Kept): void {
-    // Uploads that stopped leave entries behind: clear the lapsed ones now and then.
-    if (this.kept.size >= 1000) for (const [id, k] of this.kept) if (performance.now() >= k.until) this.kept.delete(id);
-    this.kept.set(kept.row.id, kept);
-  }
-
-  forget(id: string): void {
-    this.kept.delete(id);
-  }
 }
 
 export interface LeaseTiming {
@@ -82,14 +43,10 @@ export async function withLease<T>(
   workspaceId: number,
   id: string,
   run: (row: UploadSessionRow, lease: Lease) => Promise<T>,
-  { kept, timing = LEASE_TIMING }: { kept?: KeptLeases; timing?: LeaseTiming } = {},
+  { timing = LEASE_TIMING }: { timing?: LeaseTiming } = {},
 ): Promise<T> {
-  let token: string = crypto.randomUUID();
-  const take = async (): Promise<UploadSessionRow | undefined> => {
-    const back = kept?.take(workspaceId, id);
-    if (back) return ((token = back.token), back.row);
-    return repo.leaseSession(deps.sql, workspaceId, id, token, timing.seconds);
-  };
+  const token: string = crypto.randomUUID();
+  const take = () => repo.leaseSession(deps.sql, workspaceId, id, token, timing.seconds);
   const deadline = Date.now() + timing.waitMs;
   let row = await take();
   while (!row) {
@@ -100,16 +57,10 @@ export async function withLease<T>(
     row = await take();
   }
   const lost = new AbortController();
-  let keeping: Kept | undefined;
-  const lease: Lease = {
-    token,
-    held: true,
-    lost: lost.signal,
-    keep: (now, since) => void (keeping = { token, row: now, until: since + KEEP_SECONDS * 750 }),
-  };
+  const lease: Lease = { token, held: true, lost: lost.signal };
   const renew = setInterval(
     async () => {
-      if (!lease.held || keeping) return;
+      if (!lease.held) return;
       const renewed = await repo.renewLease(deps.sql, id, lease.token, timing.seconds).catch(() => false);
       if (!renewed) lost.abort(new Error("the upload's lease was lost"));
     },
@@ -120,7 +71,6 @@ export async function withLease<T>(
     return await run(row, lease);
   } finally {
     clearInterval(renew);
-    if (keeping) kept?.put(keeping);
-    else if (lease.held) await repo.releaseLease(deps.sql, id, lease.token).catch(() => {});
+    if (lease.held) await repo.releaseLease(deps.sql, id, lease.token).catch(() => {});
   }
 }

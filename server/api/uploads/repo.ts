@@ -69,14 +69,13 @@ export async function releaseLease(sql: Db, id: string, token: string): Promise<
 }
 
 /**
- * Records the bytes a chunk added, in one statement with giving the lease back
- * (or keeping it `keepSeconds` more); only the lease holder may.
+ * Records the bytes a chunk added, in one statement with giving the lease back;
+ * only the lease holder may.
  */
-export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState, keepSeconds = 0): Promise<boolean> {
-  const lease = keepSeconds > 0 ? sql`locked_until = now() + make_interval(secs => ${keepSeconds})` : sql`lock_token = NULL, locked_until = NULL`;
+export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState): Promise<boolean> {
   // No RETURNING: the count of rows updated says whether the lease was still ours, in one answer packet less per chunk.
   const result = await sql`
-    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
+    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), lock_token = NULL, locked_until = NULL
     WHERE id = ${id} AND lock_token = ${token}`;
   return result.count > 0;
 }

@@ -14,7 +14,7 @@ import { sourceKey } from "../../storage/media-keys.ts";
 import { readHead, sniffContainer, SNIFF_BYTES } from "../../domains/encoding/sniff.ts";
 import * as videosRepo from "../videos/repo.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import { KEEP_SECONDS, type KeptLeases, withLease } from "./lease.ts";
+import { withLease } from "./lease.ts";
 import { CHUNK_SIZE, SESSION_LIFETIME_MS, type InitUploadBody, type OrientationName } from "./model.ts";
 import { PartReader } from "./part-reader.ts";
 import * as repo from "./repo.ts";
@@ -81,43 +81,36 @@ export type ChunkReply = Pick<UploadSessionRow, "offset" | "size" | "expires_at"
  * breaks off keeps every byte that arrived (part-reader.ts); one that runs past
  * the declared size keeps none.
  */
-export async function writeChunk(deps: Deps, workspaceId: number, id: string, input: ChunkInput, kept?: KeptLeases): Promise<ChunkReply> {
+export async function writeChunk(deps: Deps, workspaceId: number, id: string, input: ChunkInput): Promise<ChunkReply> {
   const claimed = parseOffset(input.uploadOffset);
   if (!isChunkContentType(input.contentType)) {
     await getUpload(deps, workspaceId, id); // a missing session is still UPLOAD_NOT_FOUND
     throw Errors.chunkContentType();
   }
   if (!isUploadId(id)) throw Errors.uploadNotFound();
-  return withLease(
-    deps,
-    workspaceId,
-    id,
-    async (row, lease) => {
-      const plan = planChunk(row, claimed, input.contentLength);
-      if (!plan.write) return row;
-      if (!input.body) throw Errors.emptyChunk();
-      const reader = new PartReader(input.body, plan.limit, lease.lost);
-      let state: ChunkedState;
-      try {
-        state = await deps.blobs.media.appendChunked(row.blob_key, row.blob_handle, chunkedState(row), reader.stream);
-      } catch (error) {
-        if (reader.exceeded) throw Errors.sizeExceeded(row.offset, row.size);
-        if (lease.lost.aborted) throw await takenOver(deps, workspaceId, id);
-        // Deleted (or expired and swept) while a kept lease still named it.
-        if (error instanceof BlobError && error.code === BlobErrorCode.NoSuchUpload) throw Errors.uploadNotFound();
-        throw error;
-      } finally {
-        await reader.close();
-      }
-      if (reader.received === 0) throw Errors.emptyChunk();
-      // The lease is kept a moment for this client's next chunk (lease.ts).
-      const since = performance.now();
-      if (!(await repo.saveProgress(deps.sql, row.id, lease.token, state, KEEP_SECONDS))) throw await takenOver(deps, workspaceId, id);
-      lease.keep({ ...row, ...state }, since);
-      return { offset: state.offset, size: row.size, expires_at: row.expires_at };
-    },
-    { kept },
-  );
+  return withLease(deps, workspaceId, id, async (row, lease) => {
+    const plan = planChunk(row, claimed, input.contentLength);
+    if (!plan.write) return row;
+    if (!input.body) throw Errors.emptyChunk();
+    const reader = new PartReader(input.body, plan.limit, lease.lost);
+    let state: ChunkedState;
+    try {
+      state = await deps.blobs.media.appendChunked(row.blob_key, row.blob_handle, chunkedState(row), reader.stream);
+    } catch (error) {
+      if (reader.exceeded) throw Errors.sizeExceeded(row.offset, row.size);
+      if (lease.lost.aborted) throw await takenOver(deps, workspaceId, id);
+      // Deleted (or expired and swept) while the chunk streamed.
+      if (error instanceof BlobError && error.code === BlobErrorCode.NoSuchUpload) throw Errors.uploadNotFound();
+      throw error;
+    } finally {
+      await reader.close();
+    }
+    if (reader.received === 0) throw Errors.emptyChunk();
+    // The same statement gives the lease back: the next chunk may reach any process (lease.ts).
+    if (!(await repo.saveProgress(deps.sql, row.id, lease.token, state))) throw await takenOver(deps, workspaceId, id);
+    lease.held = false;
+    return { offset: state.offset, size: row.size, expires_at: row.expires_at };
+  });
 }
 
 /** The lease went to another request (or the session is gone): where the session now stands. */
@@ -128,47 +121,41 @@ async function takenOver(deps: Deps, workspaceId: number, id: string) {
 }
 
 /** docs/api.md "Upload session", the complete rows. */
-export async function completeUpload(deps: Deps, workspaceId: number, id: string, kept?: KeptLeases): Promise<VideoRow> {
+export async function completeUpload(deps: Deps, workspaceId: number, id: string): Promise<VideoRow> {
   const first = await getUpload(deps, workspaceId, id);
   if (first.state === "completed") return findVideoOr404(deps, workspaceId, first.video_id); // a retry whose answer was lost
-  const video = await withLease(
-    deps,
-    workspaceId,
-    id,
-    async (row) => {
-      if (row.state === "completed") return findVideoOr404(deps, workspaceId, row.video_id);
-      assertAllBytes(row);
-      const store = deps.blobs.media;
-      try {
-        await store.completeChunked(row.blob_key, row.blob_handle, chunkedState(row));
-      } catch (error) {
-        // An earlier complete assembled the file and then failed before recording it.
-        const gone = error instanceof BlobError && (error.code === BlobErrorCode.NoSuchUpload || error.code === BlobErrorCode.BadParts);
-        if (!gone || (await store.head(row.blob_key))?.size !== row.size) throw error;
-      }
-      const object = await store.get(row.blob_key, { start: 0, end: SNIFF_BYTES - 1 });
-      const head = object ? await readHead(object.body) : new Uint8Array(0);
-      if (!sniffContainer(head)) {
-        await repo.setState(deps.sql, row.id, "closed");
-        await store.delete(row.blob_key);
-        throw Errors.unsupportedMediaType();
-      }
-      return deps.sql.begin(async (tx) => {
-        const updated = await accept(tx, {
-          workspaceId,
-          videoId: row.video_id,
-          orientation: row.orientation,
-          sourceKey: row.blob_key,
-          size: row.size,
-          filename: row.filename,
-          uploadId: row.id,
-        });
-        await repo.setState(tx, row.id, "completed");
-        return updated;
+  const video = await withLease(deps, workspaceId, id, async (row) => {
+    if (row.state === "completed") return findVideoOr404(deps, workspaceId, row.video_id);
+    assertAllBytes(row);
+    const store = deps.blobs.media;
+    try {
+      await store.completeChunked(row.blob_key, row.blob_handle, chunkedState(row));
+    } catch (error) {
+      // An earlier complete assembled the file and then failed before recording it.
+      const gone = error instanceof BlobError && (error.code === BlobErrorCode.NoSuchUpload || error.code === BlobErrorCode.BadParts);
+      if (!gone || (await store.head(row.blob_key))?.size !== row.size) throw error;
+    }
+    const object = await store.get(row.blob_key, { start: 0, end: SNIFF_BYTES - 1 });
+    const head = object ? await readHead(object.body) : new Uint8Array(0);
+    if (!sniffContainer(head)) {
+      await repo.setState(deps.sql, row.id, "closed");
+      await store.delete(row.blob_key);
+      throw Errors.unsupportedMediaType();
+    }
+    return deps.sql.begin(async (tx) => {
+      const updated = await accept(tx, {
+        workspaceId,
+        videoId: row.video_id,
+        orientation: row.orientation,
+        sourceKey: row.blob_key,
+        size: row.size,
+        filename: row.filename,
+        uploadId: row.id,
       });
-    },
-    { kept },
-  );
+      await repo.setState(tx, row.id, "completed");
+      return updated;
+    });
+  });
   deps.videoCache.evict(video.id);
   wakeEncoder(deps);
   return video;
@@ -198,10 +185,9 @@ export async function accept(tx: TxSql, a: Accepted): Promise<VideoRow> {
 }
 
 /** DELETE: chunks deleted; an expired session also answers `{deleted: true}`. */
-export async function deleteUpload(deps: Deps, workspaceId: number, id: string, kept?: KeptLeases): Promise<void> {
+export async function deleteUpload(deps: Deps, workspaceId: number, id: string): Promise<void> {
   const row = isUploadId(id) ? await repo.findSession(deps.sql, workspaceId, id) : undefined;
   if (!row) throw Errors.uploadNotFound();
-  kept?.forget(row.id);
   // A completed session's bytes are now the video's source file: they stay.
   if (row.state === "open" || row.state === "expired") await deps.blobs.media.abortChunked(row.blob_key, row.blob_handle);
   await repo.deleteSession(deps.sql, row.id);
