@@ -83,6 +83,14 @@ function loadNative(): Native {
 
 export const READY_LINE = "ClickHouse HTTP on ";
 
+/**
+ * The bun flags of package.json's clickhouse:dev: `param_*` values travel in the URL, and a
+ * server takes URLs up to 1 MiB (http_max_uri_size) where bun's default stops at 16 KiB.
+ */
+const BUN_FLAGS: string[] = (await Bun.file(join(import.meta.dir, "..", "..", "package.json")).json()).scripts["clickhouse:dev"]
+  .split(/\s+/)
+  .filter((arg: string) => arg.startsWith("--"));
+
 export interface ClickHouseHttp {
   url: string;
   port: number;
@@ -342,7 +350,10 @@ const summaryOf = (r: { read_rows?: number; read_bytes?: number; written_rows?: 
   elapsed_ns: String(Math.round((r.elapsed ?? 0) * 1e9)),
 });
 
-/** Starts the fixture in this process (which must not open another chDB data directory). */
+/**
+ * Starts the fixture in this process, which must open no other chDB data directory; its
+ * URLs are bounded by this process's --max-http-header-size (bun's default: 16 KiB).
+ */
 export async function startClickHouseHttp(opts: { path: string; port?: number; hostname?: string }): Promise<ClickHouseHttp> {
   const native = loadNative();
   // Held for the server's life: the engine stays loaded between requests' own connections.
@@ -463,7 +474,7 @@ export async function startClickHouseHttp(opts: { path: string; port?: number; h
 
 /** The fixture in a child process on a free port (the usual way in tests: chDB allows one data directory per process). */
 export async function spawnClickHouseHttp(opts: { path: string; port?: number; timeoutMs?: number }): Promise<ClickHouseHttp & { proc: Subprocess }> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--port", String(opts.port ?? 0), "--path", opts.path], {
+  const proc = Bun.spawn([process.execPath, ...BUN_FLAGS, import.meta.path, "--port", String(opts.port ?? 0), "--path", opts.path], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",
