@@ -35,15 +35,15 @@
  *   up the others (a server runs them side by side). Each request gets a fresh chDB
  *   connection, so its settings, `USE` and temporary tables end with it, as they do for
  *   a server's request without a session.
- * - No HTTP sessions (`session_id` is refused), no async-insert queue of its own (an
- *   INSERT returns once written), no progress headers, no external data tables, no
- *   `compress`/`decompress` (ClickHouse's own block compression). A result is buffered
- *   whole, then sent, so an error never arrives after a 200.
+ * - No HTTP sessions (`session_id` is refused), no async-insert queue (an INSERT is
+ *   written before its answer, whatever `wait_for_async_insert` says), no progress
+ *   headers, no external data tables, no `compress`/`decompress` (ClickHouse's own block
+ *   compression). A result is buffered whole, then sent, so an error never arrives after a 200.
  * - `X-ClickHouse-Summary` counts what chDB reports: rows written for an INSERT whose
  *   rows come in the body, result rows as read rows otherwise.
- * - The engine is chDB's `clickhouse-local`: the settings it changes from a server's
- *   defaults are set back where they change SQL (`implicit_select`); system tables that
- *   only a server fills (query_log, clusters, ...) stay empty.
+ * - The engine is chDB's `clickhouse-local`: of the settings it changes from a server's
+ *   defaults, the one that changes what SQL means is set back (`implicit_select`); the
+ *   log tables (`system.query_log`, ...) do not exist and `system.clusters` is empty.
  */
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -365,7 +365,7 @@ export async function startClickHouseHttp(opts: { path: string; port?: number; h
     .split("\t");
 
   let tail: Promise<unknown> = Promise.resolve();
-  /** One request at a time (README of chdb: one data directory per process; queries here are serialised). */
+  /** One request at a time: chDB's query parameters are not kept apart between connections running at once (chdb/index.js says so). */
   const serial = <T>(job: () => Promise<T>): Promise<T> => {
     const result = tail.then(job, job);
     tail = result.catch(() => {});
