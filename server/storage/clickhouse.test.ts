@@ -6,7 +6,12 @@ import { scanSql } from "../../test/helpers/clickhouse-sql.ts";
 
 describe("splitStatements", () => {
   test("a `;` ending a line ends a statement, with or without a comment after it; comment lines go", () => {
-    expect(splitStatements("-- the first\nSELECT 1;\nSELECT 2;  -- two\r\nSELECT ';'\n;\nSELECT 4")).toEqual(["SELECT 1", "SELECT 2", "SELECT ';'", "SELECT 4"]);
+    expect(splitStatements("-- the first\nSELECT 1;\nSELECT 2;  -- two\r\nSELECT ';'\n;\nSELECT 4")).toEqual([
+      "SELECT 1",
+      "SELECT 2",
+      "SELECT ';'",
+      "SELECT 4",
+    ]);
   });
 
   test("every migration splits into single statements: a ClickHouse server refuses two in one request", async () => {
