@@ -18,7 +18,9 @@
  *   layer reads (`wait_end_of_query`, `buffer_size`, `user`, `password`, ...) are
  *   accepted and have no effect.
  * - `param_<name>` for `{name:Type}` placeholders, handed to the engine as the raw
- *   strings the client sent, so each value is parsed as a server parses it.
+ *   strings the client sent, so each value is parsed as a server parses it. A URL
+ *   parameter over 128 KiB is refused, as a server's http_max_field_value_size does;
+ *   the URL may be up to 1 MiB (http_max_uri_size) when started by clickhouse:dev.
  * - INSERT with the statement in the URL and the rows in the body, in any format the
  *   engine reads (an empty body inserts nothing, as over HTTP).
  * - Request bodies with `Content-Encoding` gzip, deflate, br or zstd; responses
@@ -245,6 +247,8 @@ function decodeBody(body: Uint8Array, encoding: string | null): Uint8Array {
   }
 }
 
+const MAX_FIELD_VALUE = 128 * 1024;
+
 /** Only spaces, tabs and newlines: a body with no rows. */
 const blank = (data: Uint8Array) => data.every((b) => b === 32 || b === 9 || b === 10 || b === 13);
 
@@ -274,7 +278,12 @@ interface Outcome {
 /** Reads what a request asks for; throws a ChError where a server would answer with one. */
 async function plan(req: Request, url: URL): Promise<Plan> {
   const params = new Map<string, string>();
-  for (const [key, value] of url.searchParams) params.set(key, value);
+  for (const [key, value] of url.searchParams) {
+    // A server's http_max_field_value_size (128 KiB by default) holds for each URL parameter.
+    if (value.length > MAX_FIELD_VALUE)
+      throw new ChError(1000, "POCO_EXCEPTION", "Poco::Exception. Code: 1000, e.code() = 0, HTML Form Exception: Field value too long");
+    params.set(key, value);
+  }
   const raw = req.method === "POST" ? decodeBody(new Uint8Array(await req.arrayBuffer()), req.headers.get("content-encoding")) : new Uint8Array();
   let body = raw;
   if ((req.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {

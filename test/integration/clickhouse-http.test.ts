@@ -77,6 +77,10 @@ describe("ClickHouse HTTP fixture", () => {
     expect(await unknown.text()).toStartWith("Code: 60. DB::Exception: ");
     expect(await failure(ch.query({ query: "SELECT * FROM nope" }))).toEqual({ code: "60", type: "UNKNOWN_TABLE" });
     expect(await failure(ch.query({ query: "SELECT {x:UInt8}", query_params: { x: "abc" } }))).toEqual({ code: "457", type: "BAD_QUERY_PARAMETER" });
+    expect(await failure(ch.query({ query: "SELECT length({x:String})", query_params: { x: "x".repeat(130 * 1024) } }))).toEqual({
+      code: "1000",
+      type: "POCO_EXCEPTION",
+    });
     expect(await failure(ch.command({ query: "SELECT 1; SELECT 2" }))).toEqual({ code: "62", type: "SYNTAX_ERROR" });
     expect(await failure(ch.query({ query: "SELECT 1", clickhouse_settings: { no_such_setting: 1 } as never }))).toEqual({
       code: "115",
