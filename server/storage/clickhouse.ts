@@ -47,9 +47,14 @@ export async function migrateClickHouse(ch: Ch): Promise<string[]> {
   return applied;
 }
 
+/**
+ * A migration file's statements: each ends with `;` at the end of a line, a trailing
+ * `-- comment` allowed. A server takes one statement per request (chDB alone would
+ * run the rest of a request too, hiding a missed split).
+ */
 export function splitStatements(text: string): string[] {
   return text
-    .split(/;\s*(?:\n|$)/)
+    .split(/;[ \t\r]*(?:--[^\n]*)?(?:\n|$)/)
     .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
     .filter(Boolean);
 }

@@ -1,11 +1,15 @@
-/** A fresh chDB at `path` with the ClickHouse schema applied up to, not including, migration `version` (for upgrade tests). */
+/**
+ * A fresh ClickHouse with the schema applied up to, not including, migration `version`
+ * (for upgrade tests). `target` is what engines' freshClickHouse() gave: a path for
+ * chDB, or the URL of an empty database on CLICKHOUSE_URL's server.
+ */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Ch, connectClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
 
-export async function schemaBefore(path: string, version: string): Promise<Ch> {
+export async function schemaBefore(target: string, version: string): Promise<Ch> {
   const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
-  const ch = await connectClickHouse({ embeddedPath: path });
+  const ch = await connectClickHouse(/^https?:\/\//.test(target) ? { url: target, embeddedPath: "" } : { embeddedPath: target });
   await ch.command({
     query:
       "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
@@ -41,7 +45,10 @@ export const eventRow = (session: string, type: string, at: string, extra: Recor
 export async function slotMutationsDone(ch: Ch): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const [open] = await (
-      await ch.query({ query: "SELECT count() AS n FROM system.mutations WHERE table = 'analytics_session_slots' AND NOT is_done", format: "JSONEachRow" })
+      await ch.query({
+        query: "SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'analytics_session_slots' AND NOT is_done",
+        format: "JSONEachRow",
+      })
     ).json<{ n: string }>();
     if (Number(open!.n) === 0) return;
     await Bun.sleep(50);

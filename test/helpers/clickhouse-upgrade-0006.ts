@@ -1,6 +1,7 @@
 /**
  * Run in its own process (chDB allows one data directory per process): builds the
- * ClickHouse schema at argv[2] up to, not including, 0006; writes what older versions
+ * ClickHouse schema at argv[2] (a chDB path, or a database on CLICKHOUSE_URL's server:
+ * clickhouse-before.ts) up to, not including, 0006; writes what older versions
  * wrote (an older player's `play` and watched rows, a verified sale straight into
  * `events`) and merges it; applies 0006 as an upgrade does; then writes what this
  * version writes (a muted autoplay never unmuted, one unmuted). Prints the summary's
@@ -11,8 +12,8 @@ import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { eventRow, schemaBefore } from "./clickhouse-before.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
-const path = process.argv[2]!;
-const ch = await schemaBefore(path, "0006");
+const target = process.argv[2]!;
+const ch = await schemaBefore(target, "0006");
 
 await ch.insert({
   table: "player_events",

@@ -1,6 +1,7 @@
 /**
  * Run in its own process (chDB allows one data directory per process): builds the
- * ClickHouse schema at argv[2] up to, not including, 0009; writes page views with a
+ * ClickHouse schema at argv[2] (a chDB path, or a database on CLICKHOUSE_URL's server:
+ * clickhouse-before.ts) up to, not including, 0009; writes page views with a
  * utm_source, with only a referrer and with neither, merges them, and applies 0009 as
  * an upgrade does. Then writes one more view as this version does, and prints the
  * breakdown by source (value and impressions) read right after the upgrade and after the new view,
@@ -11,8 +12,8 @@ import { eventRow, schemaBefore, slotMutationsDone } from "./clickhouse-before.t
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
-const path = process.argv[2]!;
-const ch = await schemaBefore(path, "0009");
+const target = process.argv[2]!;
+const ch = await schemaBefore(target, "0009");
 
 const view = (session: string, at: string, properties: Record<string, string>) => [
   eventRow(session, "load", `${at}:00`, { properties }),

@@ -1,6 +1,7 @@
 /**
  * Run in its own process (chDB allows one data directory per process): builds the
- * ClickHouse schema at argv[2] up to, not including, 0010; writes sessions that loaded,
+ * ClickHouse schema at argv[2] (a chDB path, or a database on CLICKHOUSE_URL's server:
+ * clickhouse-before.ts) up to, not including, 0010; writes sessions that loaded,
  * played, autoplayed, unmuted, sent the lead form, one that only sent a watched range
  * and one whose load and play fall in two slots, merges them, and applies 0010 as an
  * upgrade does. Prints the overview's counts read right after the upgrade, once its
@@ -12,8 +13,8 @@ import { eventRow, schemaBefore, slotMutationsDone } from "./clickhouse-before.t
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
-const path = process.argv[2]!;
-const ch = await schemaBefore(path, "0010");
+const target = process.argv[2]!;
+const ch = await schemaBefore(target, "0010");
 
 const session = (name: string, at: string, ...types: string[]) => types.map((type, i) => eventRow(name, type, `${at}:${String(i).padStart(2, "0")}`));
 

@@ -1,6 +1,7 @@
 /**
  * Run in its own process (chDB allows one data directory per process): builds the
- * ClickHouse schema at argv[2] up to, not including, 0011; writes a session whose rows
+ * ClickHouse schema at argv[2] (a chDB path, or a database on CLICKHOUSE_URL's server:
+ * clickhouse-before.ts) up to, not including, 0011; writes a session whose rows
  * fall in two slots (in two inserts, not merged) and a session within one slot, and
  * applies 0011 as an upgrade does. Prints the sessions table (FINAL) and the overview's
  * counts right after the upgrade, then after the first session's player sends one more
@@ -11,8 +12,8 @@ import { eventRow, schemaBefore } from "./clickhouse-before.ts";
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
-const path = process.argv[2]!;
-const ch = await schemaBefore(path, "0011");
+const target = process.argv[2]!;
+const ch = await schemaBefore(target, "0011");
 const watched = (session: string, at: string, from: number, to: number) =>
   eventRow(session, "watched", at, { video_time: from, watch_seconds: to - from, properties: { duration_s: "600" } });
 

@@ -1,6 +1,7 @@
 /**
  * Run in its own process (chDB allows one data directory per process): builds the
- * ClickHouse schema in a fresh chDB at argv[2] up to, not including, migration
+ * ClickHouse schema in a fresh chDB at argv[2] (or a database on CLICKHOUSE_URL's
+ * server: clickhouse-before.ts) up to, not including, migration
  * argv[3], writes player events there and merges them, then applies the rest as
  * an upgrade does and waits for its mutations. Prints the slot rows as JSON, each
  * with whether its stored mask equals the one the read would build.
@@ -9,8 +10,8 @@ import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
 import { rangeMaskSql } from "../../server/api/analytics/queries.ts";
 
-const [path, upgradeTo] = [process.argv[2]!, process.argv[3]!];
-const ch = await schemaBefore(path, upgradeTo);
+const [target, upgradeTo] = [process.argv[2]!, process.argv[3]!];
+const ch = await schemaBefore(target, upgradeTo);
 
 const watched = (session: string, at: string, from: number, seconds: number, duration?: string) => ({
   workspace_id: 1,
@@ -48,7 +49,8 @@ const rows = await (
 ).json();
 const [parts] = await (
   await ch.query({
-    query: "SELECT count() AS n FROM system.parts_columns WHERE table = 'analytics_session_slots' AND active AND column = 'mask100'",
+    query:
+      "SELECT count() AS n FROM system.parts_columns WHERE database = currentDatabase() AND table = 'analytics_session_slots' AND active AND column = 'mask100'",
     format: "JSONEachRow",
   })
 ).json<{ n: string }>();

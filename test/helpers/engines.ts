@@ -1,7 +1,8 @@
 /**
  * One set of real engines per test process (chDB allows one data directory per
  * process): a fresh PostgreSQL database on the server named by DATABASE_URL,
- * or embedded PGlite when it is unset; chDB (or CLICKHOUSE_URL); fs blobs.
+ * or embedded PGlite when it is unset; chDB, or a fresh database on the
+ * ClickHouse server named by CLICKHOUSE_URL; fs blobs.
  *
  * bun test offers no hook at the end of a whole run (a preload's afterAll runs
  * once per file), so the engines live until the process ends; databases of runs
@@ -11,6 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { createClient } from "@clickhouse/client";
 import { connectPostgres, migrate, type Sql } from "../../server/storage/postgres.ts";
 import { startEmbeddedPostgres } from "../../server/storage/pglite.ts";
 import { connectClickHouse, migrateClickHouse, type Ch } from "../../server/storage/clickhouse.ts";
@@ -25,6 +27,13 @@ export interface Engines {
   tmp: string;
   /** Creates another empty database on the same server (or another PGlite) and returns its URL and a stop function. */
   freshDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
+  /** True when CLICKHOUSE_URL pointed at a ClickHouse server. */
+  clickhouseServer: boolean;
+  /**
+   * Another empty ClickHouse: a path for chDB in another process (chDB allows one data
+   * directory per process), or the URL of a database of its own on CLICKHOUSE_URL's server.
+   */
+  freshClickHouse(): Promise<{ target: string; drop(): Promise<void> }>;
 }
 
 let engines: Promise<Engines> | undefined;
@@ -71,6 +80,38 @@ async function serverDatabase(adminUrl: string): Promise<{ url: string; drop(): 
   };
 }
 
+/** As dropStaleDatabases, for the ClickHouse server's databases of earlier runs. */
+async function dropStaleClickHouseDatabases(admin: Ch): Promise<void> {
+  const rows = await (await admin.query({ query: "SELECT name FROM system.databases WHERE startsWith(name, 'frameline_test_')", format: "JSONEachRow" })).json<{
+    name: string;
+  }>();
+  for (const { name } of rows) {
+    const created = parseInt(name.split("_")[2] ?? "", 36);
+    if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) await admin.command({ query: `DROP DATABASE IF EXISTS ${name}` }).catch(() => {});
+  }
+}
+
+/** A database of its own on the ClickHouse server at `serverUrl`: the URL that names it (the client reads the database from the path). */
+async function serverClickHouseDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `frameline_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const target = url.toString().replace(/\/$/, "");
+  assertTestDatabase(target);
+  const admin = createClient({ url: serverUrl });
+  await dropStaleClickHouseDatabases(admin);
+  await admin.command({ query: `CREATE DATABASE ${name}` });
+  await admin.close();
+  return {
+    url: target,
+    async drop() {
+      const again = createClient({ url: serverUrl });
+      await again.command({ query: `DROP DATABASE IF EXISTS ${name}` }).catch(() => {});
+      await again.close();
+    },
+  };
+}
+
 async function start(): Promise<Engines> {
   const tmp = await mkdtemp(join(tmpdir(), "frameline-test-"));
   cleanups.push(() => rm(tmp, { recursive: true, force: true }));
@@ -88,11 +129,27 @@ async function start(): Promise<Engines> {
   cleanups.unshift(() => sql.end({ timeout: 5 }));
   await migrate(sql);
 
-  const ch = await connectClickHouse({ url: process.env.CLICKHOUSE_URL, embeddedPath: join(tmp, "clickhouse") });
+  const chServerUrl = process.env.CLICKHOUSE_URL;
+  const freshClickHouse = async () => {
+    if (chServerUrl) {
+      const chDb = await serverClickHouseDatabase(chServerUrl);
+      return { target: chDb.url, drop: chDb.drop };
+    }
+    const dir = await mkdtemp(join(tmp, "ch-"));
+    return { target: join(dir, "clickhouse"), drop: () => rm(dir, { recursive: true, force: true }) };
+  };
+
+  let chUrl: string | undefined;
+  if (chServerUrl) {
+    const chDb = await serverClickHouseDatabase(chServerUrl);
+    cleanups.push(chDb.drop);
+    chUrl = chDb.url;
+  }
+  const ch = await connectClickHouse({ url: chUrl, embeddedPath: join(tmp, "clickhouse") });
   cleanups.unshift(() => ch.close());
   await migrateClickHouse(ch);
 
-  return { sql, ch, databaseUrl: db.url, server: Boolean(adminUrl), tmp, freshDatabase };
+  return { sql, ch, databaseUrl: db.url, server: Boolean(adminUrl), tmp, freshDatabase, clickhouseServer: Boolean(chServerUrl), freshClickHouse };
 }
 
 export function getEngines(): Promise<Engines> {

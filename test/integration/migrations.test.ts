@@ -4,8 +4,7 @@
  * apart; and a ClickHouse migration upgrades data written before it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { connectPostgres, migrate, type Sql } from "../../server/storage/postgres.ts";
 import { getEngines } from "../helpers/engines.ts";
@@ -21,13 +20,14 @@ afterAll(async () => {
 });
 
 /**
- * Runs a ClickHouse upgrade script on a fresh data directory in its own process
- * (chDB allows one data directory per process) and returns what it printed.
+ * Runs a ClickHouse upgrade script in its own process (chDB allows one data directory
+ * per process) on a fresh ClickHouse: a data directory of its own, or a database of its
+ * own on CLICKHOUSE_URL's server. Returns what it printed.
  */
 async function upgradeInItsOwnProcess(script: string, ...args: string[]) {
-  const dataDir = await mkdtemp(join(tmpdir(), "frameline-ch-upgrade-"));
-  drops.push(() => rm(dataDir, { recursive: true, force: true }));
-  const upgrade = Bun.spawn([process.execPath, script, join(dataDir, "clickhouse"), ...args], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const fresh = await (await getEngines()).freshClickHouse();
+  drops.push(fresh.drop);
+  const upgrade = Bun.spawn([process.execPath, script, fresh.target, ...args], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
   const out = await new Response(upgrade.stdout).text();
   expect(await upgrade.exited).toBe(0);
   return JSON.parse(out);
