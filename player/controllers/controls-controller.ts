@@ -21,7 +21,7 @@ import { keyboard } from "../controls/keyboard.ts";
  * play/pause, the progress bar, time, speed and quality menus, picture in
  * picture, mute and fullscreen (controls_options); the keyboard map, the
  * gestures on the picture, the live region and the error overlay. Here: the
- * root as a focusable region, its state classes and the idle fade. Plain mode
+ * row's order, the root as a focusable region and the idle fade. Plain mode
  * keeps only the big play button and hands over to the browser's native
  * controls once playing.
  */
