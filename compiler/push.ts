@@ -9,8 +9,12 @@ import type { OutputFile } from "./build.ts";
 
 /** Hashed names never change content: browsers and CDNs may keep them for a year. */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
-/** The stable per-video entry must be revalidated (ETag) so a deploy shows at once. */
-export const REVALIDATE = "no-cache";
+/**
+ * The stable per-video entry: a browser or CDN may use it half a minute, then uses
+ * it while it revalidates (ETag) in the background, so a deploy shows within a
+ * minute and a page view never waits on the origin for it.
+ */
+export const ENTRY_CACHE_CONTROL = "public, max-age=30, stale-while-revalidate=600";
 
 /**
  * What the compiler needs of a CDN target: the server's PushTarget (fs or S3)
@@ -52,7 +56,7 @@ async function readAll(target: PushTarget, key: string): Promise<Uint8Array | un
 }
 
 async function restore(target: PushTarget, key: string, previous: Uint8Array | undefined): Promise<void> {
-  if (previous) await target.put(key, previous, { cacheControl: REVALIDATE });
+  if (previous) await target.put(key, previous, { cacheControl: ENTRY_CACHE_CONTROL });
   else await target.delete(key);
 }
 
@@ -64,7 +68,7 @@ export async function pushEntry(targets: PushTarget[], key: string, bytes: Uint8
   // Reading the previous bytes first is what makes the rollback possible; an
   // unreadable target is itself a failed push.
   const previous = await Promise.all(targets.map((t) => readAll(t, key)));
-  const results = await Promise.allSettled(targets.map((t) => t.put(key, bytes, { cacheControl: REVALIDATE })));
+  const results = await Promise.allSettled(targets.map((t) => t.put(key, bytes, { cacheControl: ENTRY_CACHE_CONTROL })));
   const rollback = async () => {
     await Promise.allSettled(targets.map((t, i) => (results[i]!.status === "fulfilled" ? restore(t, key, previous[i]) : undefined)));
   };

@@ -26,6 +26,8 @@ export interface Config {
   publicUrl: string;
   /** PUBLIC_URL was set (not made up from HOST and PORT): processes behind a load balancer need it. */
   publicUrlSet: boolean;
+  /** Where a CDN serves the player bundles (CDN target A's files at `<cdnUrl>/<key>`); unset: this process's `/cdn`. */
+  cdnUrl?: string;
   databaseUrl?: string;
   clickhouseUrl?: string;
   redisUrl?: string;
@@ -122,6 +124,7 @@ export function loadConfig(env: Env): Config {
     dataDir: resolve(env.DATA_DIR || "./data"),
     publicUrl: (env.PUBLIC_URL || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, ""),
     publicUrlSet: Boolean(env.PUBLIC_URL),
+    cdnUrl: env.CDN_URL ? env.CDN_URL.replace(/\/+$/, "") : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -14,6 +14,7 @@ import type { Sql } from "./storage/postgres.ts";
 import type { Ch } from "./storage/clickhouse.ts";
 import type { BlobStore } from "./storage/blob/index.ts";
 import type { RowCache } from "./storage/row-cache.ts";
+import type { EntryCache } from "./storage/entry-cache.ts";
 import type { TokenVerifier } from "./http/token-verifier.ts";
 import type { RateLimitStore } from "./http/rate-limit.ts";
 import type { Ingest } from "./ingest/index.ts";
@@ -44,6 +45,8 @@ export interface Deps {
    * after their commit; other processes hear the videos trigger's NOTIFY.
    */
   videoCache: RowCache<unknown>;
+  /** Validators of the player entries this process serves; a deploy evicts them (domains/publish). */
+  entries: EntryCache;
   /** Group commit of event rows into ClickHouse; drained by `close()` before the engines go. */
   ingest: Ingest;
   /** Known workspaces, videos, sessions and viewer keys (only caches: Postgres is the truth). */

@@ -18,6 +18,7 @@ import { startEmbeddedPostgres } from "./storage/pglite.ts";
 import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickhouse.ts";
 import { createFsBlobStore, createS3BlobStore } from "./storage/blob/index.ts";
 import { RowCache } from "./storage/row-cache.ts";
+import { ENTRY_CHANGED_CHANNEL, EntryCache } from "./storage/entry-cache.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
 import { memoryRateLimitStore, postgresCounter, redisCounter, reservingRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest } from "./ingest/index.ts";
@@ -106,6 +107,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
 
   const tokens = new TokenVerifier(sql, clock);
   const videoCache = new RowCache<unknown>(VIDEO_CACHE_TTL_MS);
+  const entries = new EntryCache(60_000, () => clock.now());
   if (config.databaseUrl) {
     // Embedded mode is one process: its own writers evict, nobody else writes.
     listeners.push(await listenForRevocations(sql, tokens));
@@ -115,6 +117,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       () => videoCache.clear(),
     );
     listeners.push(() => sub.unlisten());
+    const entrySub = await sql.listen(
+      ENTRY_CHANGED_CHANNEL,
+      (key) => entries.evict(key),
+      () => entries.clear(),
+    );
+    listeners.push(() => entrySub.unlisten());
   }
 
   let rateLimits: RateLimitStore;
@@ -138,6 +146,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     tokens,
     rateLimits,
     videoCache,
+    entries,
     ingest,
     viewers: new ViewerCaches(now),
     customEvents: new CustomEventState(sql),

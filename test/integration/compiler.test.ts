@@ -74,7 +74,7 @@ describe("compile and push", () => {
       expect(keys.length).toBeGreaterThan(0);
       expect(await read(store, keys[0]!)).toContain("FIXTURE_HEAVY_CHUNK");
       expect((await store.head(coreKey))!.cacheControl).toContain("immutable");
-      expect((await store.head(`p/${v.code}.js`))!.cacheControl).toBe("no-cache");
+      expect((await store.head(`p/${v.code}.js`))!.cacheControl).toBe("public, max-age=30, stale-while-revalidate=600");
     }
   });
 
@@ -253,19 +253,31 @@ describe("a failing CDN target", () => {
 });
 
 describe("/cdn", () => {
-  test("the entry is JavaScript, CORS *, revalidated by ETag, and changes at once after a deploy", async () => {
+  test("the entry is JavaScript, CORS *, kept briefly and revalidated by ETag, and a deploy changes it in this process at once", async () => {
     const v = await video();
     await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { main_color: "#aaaaaa" } } });
     const first = await t.call("GET", cdnPath(v.script_url));
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(first.headers.get("cache-control")).toBe("no-cache");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=600");
     expect(first.headers.get("access-control-allow-origin")).toBe("*");
     const etag = first.headers.get("etag");
     expect(etag).toBeTruthy();
-    const again = await t.call("GET", cdnPath(v.script_url), { headers: { "If-None-Match": etag! } });
-    expect(again.status).toBe(304);
-    expect(again.text).toBe("");
+    // A revalidation reads nothing from the bucket: the validator is known.
+    const store = t.deps.blobs.cdnA;
+    const get = store.get.bind(store);
+    let reads = 0;
+    store.get = (...args) => (reads++, get(...args));
+    try {
+      const again = await t.call("GET", cdnPath(v.script_url), { headers: { "If-None-Match": etag! } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe("");
+      expect(again.headers.get("etag")).toBe(etag);
+      expect(again.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=600");
+      expect(reads).toBe(0);
+    } finally {
+      store.get = get;
+    }
 
     await t.call("POST", `/api/v1/videos/${v.id}/deploy`, { token: ws.token, body: { style_options: { main_color: "#bbbbbb" } } });
     const fresh = await t.call("GET", cdnPath(v.script_url), { headers: { "If-None-Match": etag! } });
@@ -361,4 +373,17 @@ describe("the real player", () => {
     },
     60_000,
   );
+});
+
+describe("CDN_URL", () => {
+  test("the embed script and the snippet point at the CDN; the API stays on PUBLIC_URL", async () => {
+    const cdn = await testApp({ config: { cdnUrl: "https://cdn.example.com" }, fixturePlayer: true });
+    const ws = await cdn.workspace();
+    const v = await cdn.createVideo(ws);
+    expect(v.script_url).toBe(`https://cdn.example.com/p/${v.code}.js`);
+    const embed = await cdn.call("GET", `/api/v1/videos/${v.id}/embed`, { token: ws.token });
+    expect(embed.body.html).toContain(`src="https://cdn.example.com/p/${v.code}.js"`);
+    const status = await cdn.call("GET", `/api/v1/videos/${v.id}/status`, { token: ws.token });
+    expect(status.body.status_url).toStartWith("http://127.0.0.1:8080/api/v1/");
+  });
 });

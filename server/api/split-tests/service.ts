@@ -14,7 +14,8 @@
 import type { Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors, validation } from "../../errors.ts";
-import type { EntryPush } from "../../../compiler/index.ts";
+import { splitTestKey, type EntryPush } from "../../../compiler/index.ts";
+import { cdnFileUrl } from "../../storage/media-keys.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, publishSplitTestScript } from "../../domains/publish/service.ts";
 import { withDefaults } from "../../../contract/settings.ts";
@@ -30,7 +31,7 @@ export const DEFAULT_PER_PAGE = 20;
 /** How long another process may serve a test's previous state (its pause, end or promotion). */
 const SERVING_CACHE_MS = 5_000;
 
-export const testScriptUrl = (config: Config, code: string) => `${config.publicUrl}/cdn/s/${code}.js`;
+export const testScriptUrl = (config: Config, code: string) => cdnFileUrl(config, splitTestKey(code));
 
 export function embedOf(config: Config, code: string) {
   const src = testScriptUrl(config, code);

@@ -6,15 +6,16 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { cdnFileUrl, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
+import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
 
 export const VIDEO_MODEL = "Video";
 
 /** Stable per video: the compiler overwrites the object behind it on every deploy. */
 export function scriptUrl(config: Config, code: string): string {
-  return `${config.publicUrl}/cdn/p/${code}.js`;
+  return cdnFileUrl(config, entryKey(code));
 }
 
 export function toFullVideo(config: Config, row: VideoRow) {
@@ -203,7 +204,13 @@ export async function deleteVideo(deps: Deps, workspaceId: number, id: number): 
 async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }): Promise<void> {
   const steps: [string, () => Promise<unknown>][] = [
     ["media", () => deps.blobs.media.deletePrefix(`${PUBLIC_PREFIX}${files.code}/`)],
-    ["player bundle", () => Promise.all([deps.blobs.cdnA.delete(entryKey(files.code)), deps.blobs.cdnB.delete(entryKey(files.code))])],
+    [
+      "player bundle",
+      () =>
+        Promise.all([deps.blobs.cdnA.delete(entryKey(files.code)), deps.blobs.cdnB.delete(entryKey(files.code))]).then(() =>
+          entryChanged(deps, entryKey(files.code)),
+        ),
+    ],
     ["sources", () => Promise.all(files.sourceKeys.map((key) => deps.blobs.media.delete(key)))],
     ["open uploads", () => Promise.all(files.openUploads.map((u) => deps.blobs.media.abortChunked(u.blob_key, u.blob_handle)))],
   ];

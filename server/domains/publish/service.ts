@@ -19,6 +19,7 @@ import {
   playlistCodes,
   publishSplitTest,
   pushPlayer,
+  splitTestKey,
   type EntryPush,
   type PlayerSources,
   type SplitTestEmbed,
@@ -28,6 +29,8 @@ import { lockVideo } from "../../api/videos/repo.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { scriptUrl } from "../../api/videos/service.ts";
 import * as repo from "./repo.ts";
+import { entryChanged } from "../../storage/entry-cache.ts";
+import { cdnFileUrl } from "../../storage/media-keys.ts";
 
 type Db = Sql | TxSql;
 
@@ -59,12 +62,13 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     config,
     flags,
     sources: playerSources(deps),
-    coreUrl: (key) => deps.blobs.cdnA.publicUrl(key) ?? `${deps.config.publicUrl}/cdn/${key}`,
+    coreUrl: (key) => cdnFileUrl(deps.config, key),
     // The control of a split test that is not ended: its embed serves the test.
     splitTest: splitTestCode ? splitTestEmbed(deps, workspaceCode, splitTestCode, video.code) : null,
   });
   const push = await pushPlayer([deps.blobs.cdnA, deps.blobs.cdnB], player);
-  return { versionHash: player.versionHash, rollback: push.rollback };
+  await entryChanged(deps, player.entryKey);
+  return { versionHash: player.versionHash, rollback: () => push.rollback().finally(() => entryChanged(deps, player.entryKey)) };
 }
 
 /** What a split test's scripts need to serve it (player/split-test.ts). */
@@ -81,7 +85,9 @@ export function splitTestEmbed(deps: Pick<Deps, "config">, workspaceCode: string
 export async function publishSplitTestScript(deps: Deps, db: Db, workspaceId: number, testCode: string, controlCode: string): Promise<EntryPush> {
   const workspaceCode = await repo.workspaceCode(db, workspaceId);
   if (workspaceCode === undefined) throw new Error(`workspace ${workspaceId} not found`);
-  return publishSplitTest([deps.blobs.cdnA, deps.blobs.cdnB], splitTestEmbed(deps, workspaceCode, testCode, controlCode), playerSources(deps));
+  const push = await publishSplitTest([deps.blobs.cdnA, deps.blobs.cdnB], splitTestEmbed(deps, workspaceCode, testCode, controlCode), playerSources(deps));
+  await entryChanged(deps, splitTestKey(testCode));
+  return { rollback: () => push.rollback().finally(() => entryChanged(deps, splitTestKey(testCode))) };
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * `/cdn/*`: player bundles served from CDN target A (B when A cannot answer),
- * for embedded mode where this process is the CDN. The per-video entry
- * `p/<code>.js` keeps its stable URL and is revalidated on every load
- * (`no-cache` + ETag), so a deploy shows at once; content-hashed files are
- * immutable. Any page may embed the player, hence CORS `*`. Text files are
- * gzipped for clients that accept it (a CDN in front would do the same), and
+ * when this process is the CDN (no CDN_URL). The per-video entry `p/<code>.js`
+ * keeps its stable URL, a short max-age with stale-while-revalidate and an ETag
+ * (compiler/push.ts); its validator is kept per process (storage/entry-cache.ts),
+ * so a revalidation answered 304 reads nothing from the bucket. Content-hashed
+ * files are immutable. Any page may embed the player, hence CORS `*`. Text files
+ * are gzipped for clients that accept it (a CDN in front would do the same), and
  * the compressed bytes are kept per ETag so each version is compressed once.
  */
 import { Elysia } from "elysia";
@@ -12,7 +13,8 @@ import type { Deps } from "../../deps.ts";
 import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { assertBlobKey, type BlobObject } from "../../storage/blob/index.ts";
-import { IMMUTABLE, REVALIDATE } from "../../../compiler/push.ts";
+import { ENTRY_CACHE_CONTROL, IMMUTABLE } from "../../../compiler/push.ts";
+import type { EntryMeta } from "../../storage/entry-cache.ts";
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript))/;
 const MAX_GZIP_BYTES = 4 * 1024 * 1024;
@@ -38,14 +40,37 @@ async function gzipOf(gzipped: GzipCache, key: string, object: BlobObject): Prom
 
 const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
 
+const HASHED = /\/(?:core|chunk)-[A-Za-z0-9]+\.js$/;
+
 /** Hashed names (core-<hash>.js, chunk-<hash>.js) never change; anything else is revalidated. */
 function cacheControlFor(key: string, stored: string | undefined): string {
   if (stored) return stored;
-  return /\/(?:core|chunk)-[A-Za-z0-9]+\.js$/.test(key) ? IMMUTABLE : REVALIDATE;
+  return HASHED.test(key) ? IMMUTABLE : ENTRY_CACHE_CONTROL;
 }
+
+/** A file whose content changes under its name: an entry (`p/<code>.js`, `s/<code>.js`). */
+const isEntry = (key: string) => !HASHED.test(key);
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** The answer's headers for a stored file, and the validator of the variant this request gets (gzip or not). */
+function headersOf(meta: EntryMeta, request: Request) {
+  const headers: Record<string, string> = {
+    ...CORS,
+    "Content-Type": meta.contentType,
+    "Cache-Control": meta.cacheControl,
+    "X-Content-Type-Options": "nosniff",
+  };
+  const gzip = COMPRESSIBLE.test(meta.contentType) && meta.size <= MAX_GZIP_BYTES;
+  if (gzip) headers.Vary = "Accept-Encoding";
+  const useGzip = gzip && acceptsGzip(request) && meta.etag !== "";
+  // The compressed variant is other bytes, so it gets its own validator.
+  const etag = useGzip ? meta.etag.replace(/"$/, '-gz"') : meta.etag || undefined;
+  if (etag) headers.ETag = etag;
+  if (meta.lastModified) headers["Last-Modified"] = meta.lastModified.toUTCString();
+  return { headers, etag, useGzip };
 }
 
 export function cdnModule(deps: Deps) {
@@ -67,21 +92,23 @@ export function cdnModule(deps: Deps) {
     } catch {
       return notFound();
     }
+    const ifNoneMatch = request.headers.get("if-none-match");
+    const known = isEntry(key) && ifNoneMatch ? deps.entries.get(key) : undefined;
+    if (known) {
+      const { headers, etag } = headersOf(known, request);
+      if (etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+    }
     const object = await open(key);
     if (!object) return notFound();
-    const headers: Record<string, string> = {
-      ...CORS,
-      "Content-Type": object.contentType ?? "application/octet-stream",
-      "Cache-Control": cacheControlFor(key, object.cacheControl),
-      "X-Content-Type-Options": "nosniff",
+    const meta: EntryMeta = {
+      etag: object.etag ?? "",
+      contentType: object.contentType ?? "application/octet-stream",
+      cacheControl: cacheControlFor(key, object.cacheControl),
+      size: object.size,
+      lastModified: object.lastModified,
     };
-    const gzip = COMPRESSIBLE.test(headers["Content-Type"]!) && object.size <= MAX_GZIP_BYTES;
-    if (gzip) headers.Vary = "Accept-Encoding";
-    const useGzip = gzip && acceptsGzip(request) && object.etag !== undefined;
-    // The compressed variant is other bytes, so it gets its own validator.
-    const etag = useGzip ? object.etag!.replace(/"$/, '-gz"') : object.etag;
-    if (etag) headers.ETag = etag;
-    if (object.lastModified) headers["Last-Modified"] = object.lastModified.toUTCString();
+    if (isEntry(key) && object.etag) deps.entries.set(key, meta);
+    const { headers, etag, useGzip } = headersOf(meta, request);
     if (useGzip && !head && !etagMatches(request.headers.get("if-none-match"), etag)) {
       const body = await gzipOf(gzipped, key, object);
       return new Response(body as Uint8Array<ArrayBuffer>, {
