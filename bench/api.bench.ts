@@ -70,7 +70,13 @@ await report(
   `GET /api/v1/videos/{id} (authenticated, ${body.length} B JSON) vs bare Bun.serve — ${o.generator}, 64 connections, median of ${ROUNDS} x ${SECONDS}s`,
   [
     { target: "Frameline GET /api/v1/videos/{id}", "req/s": Math.round(o.requestsPerSecond), "p50 ms": o.p50Ms, "p99 ms": o.p99Ms, "non-2xx": o.non2xx },
-    { target: "Frameline, same read, REDIS_URL (shared limits)", "req/s": Math.round(r.requestsPerSecond), "p50 ms": r.p50Ms, "p99 ms": r.p99Ms, "non-2xx": r.non2xx },
+    {
+      target: "Frameline, same read, REDIS_URL (shared limits)",
+      "req/s": Math.round(r.requestsPerSecond),
+      "p50 ms": r.p50Ms,
+      "p99 ms": r.p99Ms,
+      "non-2xx": r.non2xx,
+    },
     { target: "bare Bun.serve, same JSON", "req/s": Math.round(b.requestsPerSecond), "p50 ms": b.p50Ms, "p99 ms": b.p99Ms, "non-2xx": b.non2xx },
     { target: "ratio (ours / bare)", "req/s": `${ratio.toFixed(2)}x`, "p50 ms": "", "p99 ms": "", "non-2xx": "" },
     { target: "ratio (REDIS_URL / without)", "req/s": `${redisRatio.toFixed(2)}x`, "p50 ms": "", "p99 ms": "", "non-2xx": "" },

@@ -16,7 +16,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `npm start` on a fresh DATA_DIR. By default it waits for the token a first start
+ * prints; `listening: true` waits for the listening line instead (a second process on
+ * a database that already has its workspace prints no token: `token` is then "").
+ */
+export async function startServer(env: Record<string, string> = {}, opts: { listening?: boolean } = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), "frameline-bench-"));
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "server", "main.ts")], {
@@ -27,7 +32,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const reader = proc.stdout.getReader();
   let out = "";
   const deadline = Date.now() + 60_000;
-  while (!/FRAMELINE_TOKEN=(\S+)/.test(out)) {
+  const ready = opts.listening ? /Frameline is listening on/ : /FRAMELINE_TOKEN=(\S+)/;
+  while (!ready.test(out)) {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     const { value, done } = await reader.read();
     if (done) throw new Error(`server exited:\n${out}`);
@@ -37,7 +43,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   void proc.stdout.pipeTo(new WritableStream()).catch(() => {});
   return {
     url: `http://127.0.0.1:${port}`,
-    token: /FRAMELINE_TOKEN=(\S+)/.exec(out)![1]!,
+    token: /FRAMELINE_TOKEN=(\S+)/.exec(out)?.[1] ?? "",
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;
