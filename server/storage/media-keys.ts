@@ -1,10 +1,11 @@
 /**
- * Where media lives in the media BlobStore. Uploaded sources stay private under
- * `uploads/`; only `videos/` is served publicly. Each encode writes to its own
- * folder (the job id), so a replacement never changes a file a player is reading.
+ * Where media lives in the media BlobStore, and the public URLs of stored files.
+ * Uploaded sources stay private under `uploads/`; only `videos/` is served
+ * publicly. Each encode writes to its own folder (the job id), so a replacement
+ * never changes a file a player is reading. Rows store keys, never URLs: a URL is
+ * built when answering, from PUBLIC_URL, S3_PUBLIC_URL or CDN_URL as they are now.
  */
 import type { Config } from "../config.ts";
-import type { Deps } from "../deps.ts";
 import type { Orientation } from "../../contract/player-config.ts";
 
 export const PUBLIC_PREFIX = "videos/";
@@ -13,9 +14,21 @@ export const sourceKey = (uploadId: string): string => `uploads/${uploadId}/sour
 export const orientationPrefix = (videoCode: string, o: Orientation): string => `${PUBLIC_PREFIX}${videoCode}/${o}/`;
 export const outputPrefix = (videoCode: string, o: Orientation, jobId: number): string => `${orientationPrefix(videoCode, o)}${jobId}/`;
 
-/** The store's public (CDN) URL when configured, else this process's `/media/` route. */
-export function mediaUrl(deps: Pick<Deps, "blobs" | "config">, key: string): string {
-  return deps.blobs.media.publicUrl(key) ?? `${deps.config.publicUrl}/media/${key.split("/").map(encodeURIComponent).join("/")}`;
+const encodePath = (key: string) => key.split("/").map(encodeURIComponent).join("/");
+
+/** A media file's public URL: the bucket's public (CDN) URL when S3_PUBLIC_URL is set, else this service's `/media/` route. */
+export function mediaUrl(config: Pick<Config, "publicUrl" | "s3">, key: string): string {
+  const bucket = config.s3?.publicBaseUrl;
+  return bucket ? `${bucket.replace(/\/+$/, "")}/media/${encodePath(key)}` : `${config.publicUrl}/media/${encodePath(key)}`;
+}
+
+/**
+ * A stored media reference as a URL. Rows hold keys; a row written as a URL by a
+ * version before keys (during a rolling upgrade) is answered as it is.
+ */
+export function mediaUrlOf(config: Pick<Config, "publicUrl" | "s3">, stored: string | null): string | null {
+  if (stored === null) return null;
+  return /^https?:\/\//.test(stored) ? stored : mediaUrl(config, stored);
 }
 
 /** The public URL of a file on CDN target A: the CDN's when CDN_URL is set, else this process's `/cdn/`. */

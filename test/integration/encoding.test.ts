@@ -152,10 +152,10 @@ describe("encoding", () => {
     await upload(video.id, await clip("vp9"));
     const { status } = await settle(video.id);
     expect(status.status).toBe("ready");
-    const [row] = await t.deps.sql`SELECT landscape_media, landscape_hls FROM videos WHERE id = ${video.id}`;
+    const [row] = await t.deps.sql`SELECT landscape_media FROM videos WHERE id = ${video.id}`;
     // 320x180 is under the lowest rung: one rendition at the source size, never upscaled.
     expect(row!.landscape_media.renditions).toEqual([{ name: "180p", w: 320, h: 180, copied: false }]);
-    const probe = await ffprobeStreams(live(row!.landscape_hls));
+    const probe = await ffprobeStreams(live((await get(`/videos/${video.id}`)).body.video.landscape_hls));
     expect(probe.ok).toBe(true);
     expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(["aac", "h264"]);
   });
@@ -215,6 +215,46 @@ describe("encoding", () => {
     expect((await fetch(live(before.landscape_hls))).status).toBe(404);
     expect(await t.deps.blobs.media.head(sources[0]!.source_key)).toBeUndefined();
     expect(await t.deps.blobs.media.head(sources[1]!.source_key)).toBeDefined();
+  });
+});
+
+describe("keys, not URLs, at rest", () => {
+  test("a ready video stores media keys; another PUBLIC_URL or S3_PUBLIC_URL answers with its own origin, nothing republished", async () => {
+    const video = await newVideo();
+    await upload(video.id, await clip("landscape"));
+    expect((await settle(video.id)).status.status).toBe("ready");
+    const [row] = await t.deps.sql`SELECT landscape_hls, landscape_thumb FROM videos WHERE id = ${video.id}`;
+    expect(row!.landscape_hls).toMatch(new RegExp(`^videos/${video.code}/landscape/\\d+/master\\.m3u8$`));
+    expect(row!.landscape_thumb).toMatch(new RegExp(`^videos/${video.code}/landscape/\\d+/poster\\.jpg$`));
+
+    const moved = await testApp({ sql: t.deps.sql, config: { publicUrl: "https://video.example.com" } });
+    const answered = (await moved.call("GET", `/api/v1/videos/${video.id}`, { token: ws.token })).body.video;
+    expect(answered.landscape_hls).toBe(`https://video.example.com/media/${row!.landscape_hls}`);
+    expect(answered.landscape_thumb).toBe(`https://video.example.com/media/${row!.landscape_thumb}`);
+    const bucket = await testApp({
+      sql: t.deps.sql,
+      config: { s3: { bucket: "b", region: "us-east-1", forcePathStyle: true, publicBaseUrl: "https://cdn.example.net/" } },
+    });
+    expect((await bucket.call("GET", `/api/v1/videos/${video.id}`, { token: ws.token })).body.video.landscape_hls).toBe(
+      `https://cdn.example.net/media/${row!.landscape_hls}`,
+    );
+  });
+
+  test("the upgrade turns the URLs older versions stored into keys, whatever origin built them", async () => {
+    const video = await newVideo();
+    const key = `videos/${video.code}/landscape/7/master.m3u8`;
+    await t.deps
+      .sql`UPDATE videos SET landscape_hls = ${`http://127.0.0.1:8080/media/${key}`}, portrait_thumb = ${`https://cdn.example.net/media/videos/${video.code}/portrait/8/poster.jpg`}, landscape_thumb = 'https://elsewhere.example/poster.jpg' WHERE id = ${video.id}`;
+    await t.deps.sql.unsafe(await Bun.file(new URL("../../server/storage/postgres/0014_media_keys.sql", import.meta.url)).text());
+    const [row] = await t.deps.sql`SELECT landscape_hls, portrait_hls, landscape_thumb, portrait_thumb FROM videos WHERE id = ${video.id}`;
+    expect(row).toEqual({
+      landscape_hls: key,
+      portrait_hls: null,
+      // Not one of ours: kept, and answered as it is.
+      landscape_thumb: "https://elsewhere.example/poster.jpg",
+      portrait_thumb: `videos/${video.code}/portrait/8/poster.jpg`,
+    });
+    expect((await get(`/videos/${video.id}`)).body.video.landscape_thumb).toBe("https://elsewhere.example/poster.jpg");
   });
 });
 
@@ -350,7 +390,7 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
       { name: "360p", w: 640, h: 360, copied: false },
       { name: "720p", w: 1280, h: 720, copied: false },
     ]);
-    const key = new URL(row!.landscape_hls).pathname.replace(/^\/media\//, "");
+    const key = row!.landscape_hls as string;
     const master = await new Response((await legacy.deps.blobs.media.get(key))!.body).text();
     const variants = [...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),AVERAGE-BANDWIDTH=(\d+),RESOLUTION=(\d+x\d+)\n(\S+)/g)].map((m) => ({
       peak: Number(m[1]),
@@ -368,7 +408,7 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
     }
     const srv = legacy.app.listen({ port: 0, hostname: "127.0.0.1" }).server!;
     try {
-      const probe = await ffprobeStreams(row!.landscape_hls.replace(BASE, `http://127.0.0.1:${srv.port}`));
+      const probe = await ffprobeStreams(`http://127.0.0.1:${srv.port}/media/${row!.landscape_hls}`);
       expect(probe.error).toBe("");
       expect(probe.streams).toContainEqual(expect.objectContaining({ codec_type: "video", codec_name: "h264", width: 1280, height: 720 }));
       expect(probe.streams).toContainEqual(expect.objectContaining({ codec_type: "audio", codec_name: "aac" }));

@@ -21,6 +21,7 @@ export interface VideoRow {
   plain_mode: boolean;
   default_orientation: "landscape" | "portrait";
   settings: Settings;
+  /** Media-store keys of the master playlist and poster (storage/media-keys.ts), not URLs. */
   landscape_hls: string | null;
   portrait_hls: string | null;
   landscape_thumb: string | null;

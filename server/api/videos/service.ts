@@ -6,7 +6,7 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { cdnFileUrl, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { cdnFileUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
@@ -28,10 +28,10 @@ export function toFullVideo(config: Config, row: VideoRow) {
     tags: row.tags,
     player_version: row.player_version,
     plain_mode: row.plain_mode,
-    landscape_hls: row.landscape_hls,
-    portrait_hls: row.portrait_hls,
-    landscape_thumb: row.landscape_thumb,
-    portrait_thumb: row.portrait_thumb,
+    landscape_hls: mediaUrlOf(config, row.landscape_hls),
+    portrait_hls: mediaUrlOf(config, row.portrait_hls),
+    landscape_thumb: mediaUrlOf(config, row.landscape_thumb),
+    portrait_thumb: mediaUrlOf(config, row.portrait_thumb),
     script_url: scriptUrl(config, row.code),
     default_orientation: row.default_orientation,
     ...withDefaults(row.settings),

@@ -110,12 +110,12 @@ export async function patchMedia(
   orientation: Orientation,
   jobId: number,
   patch: Record<string, unknown>,
-  urls?: { hls: string | null; thumb: string | null },
+  keys?: { hls: string | null; thumb: string | null },
 ): Promise<boolean> {
   const col = mediaColumn(orientation);
   const rows = await sql`
     UPDATE videos SET ${sql(col)} = ${sql(col)} || ${sql.json(patch as never)}::jsonb
-      ${urls ? sql`, ${sql(`${orientation}_hls`)} = ${urls.hls}, ${sql(`${orientation}_thumb`)} = ${urls.thumb}` : sql``}
+      ${keys ? sql`, ${sql(`${orientation}_hls`)} = ${keys.hls}, ${sql(`${orientation}_thumb`)} = ${keys.thumb}` : sql``}
     WHERE id = ${videoId} AND (${sql(col)} ->> 'job_id')::bigint = ${jobId}
     RETURNING id`;
   return rows.length > 0;

@@ -10,7 +10,7 @@ import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { mediaUrl, orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
+import { orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
 import { finishLegacyLayout } from "./master-playlist.ts";
 import { MediaError, probe } from "./probe.ts";
@@ -114,9 +114,10 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       hls_prefix: prefix,
       renditions: plan.rungs.map((r) => ({ name: r.name, w: r.width, h: r.height, copied: r.copy })),
     };
-    const urls = { hls: mediaUrl(deps, `${prefix}master.m3u8`), thumb: mediaUrl(deps, `${prefix}poster.jpg`) };
+    // Keys, not URLs: the answer builds the URL from the settings of the moment.
+    const keys = { hls: `${prefix}master.m3u8`, thumb: `${prefix}poster.jpg` };
     const current = await sql.begin(async (tx) => {
-      const ok = await repo.patchMedia(tx, job.video_id, job.orientation, job.id, ready, urls);
+      const ok = await repo.patchMedia(tx, job.video_id, job.orientation, job.id, ready, keys);
       if (ok) await repo.finishJob(tx, job.id, ctx.workerId, "done");
       return ok;
     });

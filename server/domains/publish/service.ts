@@ -30,7 +30,9 @@ import type { VideoRow } from "../../api/videos/repo.ts";
 import { scriptUrl } from "../../api/videos/service.ts";
 import * as repo from "./repo.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
-import { cdnFileUrl } from "../../storage/media-keys.ts";
+import { cdnFileUrl, mediaUrlOf } from "../../storage/media-keys.ts";
+
+type MediaColumns = Pick<VideoRow, "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
 type Db = Sql | TxSql;
 
@@ -57,7 +59,14 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     repo.liveTestCodeOfControl(db, video.workspace_id, video.id),
   ]);
   if (workspaceCode === undefined) throw new Error(`workspace ${video.workspace_id} not found`);
-  const config = playerConfig({ video, workspaceCode, settings, flags, itemMedia, eventsUrl: deps.config.publicUrl });
+  const urls = <T extends MediaColumns>(row: T): T => ({
+    ...row,
+    landscape_hls: mediaUrlOf(deps.config, row.landscape_hls),
+    portrait_hls: mediaUrlOf(deps.config, row.portrait_hls),
+    landscape_thumb: mediaUrlOf(deps.config, row.landscape_thumb),
+    portrait_thumb: mediaUrlOf(deps.config, row.portrait_thumb),
+  });
+  const config = playerConfig({ video: urls(video), workspaceCode, settings, flags, itemMedia: itemMedia.map(urls), eventsUrl: deps.config.publicUrl });
   const player = await compilePlayer({
     config,
     flags,
