@@ -40,8 +40,19 @@ export interface Config {
   limits: { readsPerMinute: number; writesPerMinute: number };
   /** Events host limits (docs/api.md "Limits"). */
   eventLimits: { perWorkspacePerMinute: number; perIpPerMinute: number; browserConversionPerIpPerMinute: number };
-  /** Group commit of the ingest batchers (docs/architecture.md "Ingest"). */
-  ingest: { maxRows: number; maxWaitMs: number; concurrency: number; gatherMs: number };
+  /** Group commit of the ingest batchers (docs/architecture.md "Ingest"), the spool and how INSERTs are sent. */
+  ingest: {
+    maxRows: number;
+    maxWaitMs: number;
+    concurrency: number;
+    gatherMs: number;
+    /** Rows the spool may hold while ClickHouse is away; past it events are refused with 503. */
+    spoolMaxRows: number;
+    /** An INSERT unanswered this long is spooled. */
+    insertTimeoutMs: number;
+    /** ClickHouse's own insert buffer (`async_insert`, waiting for its flush): on with a ClickHouse server. */
+    asyncInsert: boolean;
+  };
   /** Take the client IP from the first X-Forwarded-For hop (behind a trusted proxy only). */
   trustProxy: boolean;
   /** A JSON body that has not fully arrived this long after the request is refused with 400 (http/json-body.ts). */
@@ -148,6 +159,9 @@ export function loadConfig(env: Env): Config {
       // on a busy machine fewer, larger INSERTs cost ClickHouse less CPU than overlapping ones.
       concurrency: Math.max(1, integer(env, "INGEST_CONCURRENCY", 1)),
       gatherMs: integer(env, "INGEST_GATHER_MS", 8),
+      spoolMaxRows: integer(env, "INGEST_SPOOL_MAX_ROWS", 2_000_000),
+      insertTimeoutMs: Math.max(1, integer(env, "INGEST_INSERT_TIMEOUT_MS", 10_000)),
+      asyncInsert: flag(env, "CLICKHOUSE_ASYNC_INSERT", Boolean(env.CLICKHOUSE_URL)),
     },
     trustProxy: flag(env, "TRUST_PROXY", false),
     bodyTimeoutMs: Math.max(1, integer(env, "BODY_TIMEOUT_MS", 10_000)),

@@ -75,6 +75,12 @@ export const ErrorTable = {
   UNAVAILABLE: row(503, "coded", "The integration lookup is unavailable. Retry shortly.", RETRY_5),
   DATABASE_BUSY: row(503, "coded", "Another request changed the same data at the same moment. Nothing was changed; retry.", RETRY_1),
   DATABASE_UNAVAILABLE: row(503, "coded", "The database is unreachable for a moment. Nothing was changed; retry.", RETRY_5),
+  INGEST_BACKLOG_FULL: row(
+    503,
+    "coded",
+    "The event store is away and the events kept meanwhile fill the backlog. Nothing was written; retry later (with the same event_id).",
+    { "Retry-After": "30" },
+  ),
   INSUFFICIENT_STORAGE: row(507, "coded", "There is not enough storage to take a file of that size now. Nothing was saved; try again later."),
   // docs/api.md "Automation-platform REST hooks": an unknown trigger key is a 200-range status with a flat body.
   UNKNOWN_TRIGGER: row(200, "flat", "No trigger has this key."),

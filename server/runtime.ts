@@ -131,7 +131,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   else rateLimits = memoryRateLimitStore();
   listeners.push(async () => rateLimits.close?.());
 
-  const ingest = createIngest({ ch, config, clock, log });
+  const ingest = createIngest({ ch, sql, config, clock, log });
   const now = () => clock.now();
   let closing: Promise<void> | undefined;
   const step = (close: () => Promise<void>) => close().catch((error) => log.warn("close failed", { error: String(error) }));

@@ -6,11 +6,16 @@
  * waited for it go after a short gathering pause, so under load INSERTs are
  * fewer and larger (each costs ClickHouse a part to write and later merge)
  * while a quiet request never pays the full wait. `add` resolves only after the
- * INSERT that carried its rows succeeded, so an acknowledged row is on disk; a
- * failed INSERT rejects every waiter of that batch (the caller answers 500
- * WRITE_FAILED and the client retries), nothing is dropped silently.
+ * INSERT that carried its rows succeeded, or once the batch is in the spool when
+ * ClickHouse could not take it (spool.ts), so an acknowledged row is stored; a
+ * batch that could be neither rejects every waiter (the caller answers 500
+ * WRITE_FAILED or 503 and the client retries), nothing is dropped silently.
+ * Each batch carries a token ClickHouse deduplicates by, so a batch sent again
+ * (from the spool, or after a timeout that had in fact landed) counts once.
  */
+import type { ClickHouseSettings } from "@clickhouse/client";
 import type { Ch } from "../storage/clickhouse.ts";
+import { isOutage, type Spool } from "./spool.ts";
 
 export interface BatcherOptions {
   /** Flush when this many rows are waiting. */
@@ -21,7 +26,16 @@ export interface BatcherOptions {
   concurrency: number;
   /** After an INSERT returns, rows that waited for it wait this much longer for company (0: go at once). */
   gatherMs?: number;
+  /** Where a batch goes when ClickHouse cannot take it; without one its waiters are rejected. */
+  spool?: Spool;
+  /** The INSERT's settings for a batch's token (deduplication; async inserts on a server). */
+  settings?: (token: string) => ClickHouseSettings;
+  /** An INSERT not answered this long is taken for an outage (its batch is spooled, and a late landing deduplicated). */
+  insertTimeoutMs?: number;
 }
+
+/** Each INSERT names its batch, so that the same batch sent twice is written once. */
+export const dedupSettings = (token: string): ClickHouseSettings => ({ insert_deduplication_token: token });
 
 interface Pending<Row> {
   rows: Row[];
@@ -129,11 +143,24 @@ export class Batcher<Row extends Record<string, unknown>> {
   }
 
   private async write(batch: Pending<Row>): Promise<void> {
+    const token = crypto.randomUUID();
+    const settings = (this.options.settings ?? dedupSettings)(token);
     try {
-      await this.ch.insert({ table: this.table, values: batch.rows, format: "JSONEachRow" });
+      const abort_signal = this.options.insertTimeoutMs ? AbortSignal.timeout(this.options.insertTimeoutMs) : undefined;
+      await this.ch.insert({ table: this.table, values: batch.rows, format: "JSONEachRow", clickhouse_settings: settings, abort_signal });
     } catch (error) {
-      for (const waiter of batch.waiters) waiter.reject(error);
-      return;
+      const spool = this.options.spool;
+      if (spool && isOutage(error)) {
+        try {
+          await spool.put(this.table, token, batch.rows);
+        } catch (spoolError) {
+          for (const waiter of batch.waiters) waiter.reject(spoolError);
+          return;
+        }
+      } else {
+        for (const waiter of batch.waiters) waiter.reject(error);
+        return;
+      }
     }
     for (const waiter of batch.waiters) waiter.resolve();
   }

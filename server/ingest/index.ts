@@ -9,9 +9,12 @@
 import type { Config } from "../config.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Log } from "../log.ts";
+import type { ClickHouseSettings } from "@clickhouse/client";
 import type { Ch } from "../storage/clickhouse.ts";
-import { Batcher } from "./batcher.ts";
+import type { Sql } from "../storage/postgres.ts";
+import { Batcher, dedupSettings } from "./batcher.ts";
 import { IngestCounters, type CounterRow } from "./counters.ts";
+import { Spool } from "./spool.ts";
 
 /** One row of ClickHouse `events` (0001_events.sql + 0002_ingest.sql). */
 export interface EventRow extends Record<string, unknown> {
@@ -42,33 +45,51 @@ export interface Ingest {
   /** The player's events (0004_player_events.sql): land in `events` and keep the analytics slots. */
   playerEvents: Batcher<EventRow>;
   counters: IngestCounters;
+  /** Batches kept while ClickHouse cannot take them, replayed when it can (spool.ts). */
+  spool: Spool;
   /** Drains every batcher; a row added afterwards is refused (500 WRITE_FAILED), never dropped. */
   stop(): Promise<void>;
 }
 
 const COUNTER_FLUSH_MS = 10_000;
 
-export function createIngest(deps: { ch: Ch; config: Pick<Config, "ingest">; clock: Clock; log: Log }): Ingest {
+/**
+ * A ClickHouse server takes many small INSERTs into its own buffer and writes fewer,
+ * larger parts (`async_insert`); waiting for that flush keeps "acknowledged" meaning
+ * stored. Embedded chDB keeps this process's group commit instead.
+ */
+function insertSettings(asyncInsert: boolean): (token: string) => ClickHouseSettings {
+  if (!asyncInsert) return dedupSettings;
+  return (token) => ({ ...dedupSettings(token), async_insert: 1, wait_for_async_insert: 1, async_insert_deduplicate: 1 });
+}
+
+export function createIngest(deps: { ch: Ch; sql: Sql; config: Pick<Config, "ingest">; clock: Clock; log: Log }): Ingest {
   const options = deps.config.ingest;
-  const events = new Batcher<EventRow>(deps.ch, "events", options);
-  const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", options);
-  const sales = new Batcher<EventRow>(deps.ch, "sale_events", options);
-  const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1 });
+  const settings = insertSettings(options.asyncInsert);
+  const spool = new Spool(deps.sql, deps.ch, deps.log, { maxRows: options.spoolMaxRows }, settings);
+  const batching = { ...options, spool, settings, insertTimeoutMs: options.insertTimeoutMs };
+  const events = new Batcher<EventRow>(deps.ch, "events", batching);
+  const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", batching);
+  const sales = new Batcher<EventRow>(deps.ch, "sale_events", batching);
+  const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1, spool, settings });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
   timer.unref?.();
+  spool.start();
   let stopping: Promise<void> | undefined;
   return {
     events,
     playerEvents,
     sales,
     counters,
+    spool,
     stop() {
       stopping ??= (async () => {
         clearInterval(timer);
         await Promise.all([events.stop(), playerEvents.stop(), sales.stop()]);
         await counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) }));
         await counterRows.stop();
+        await spool.stop();
       })();
       return stopping;
     },

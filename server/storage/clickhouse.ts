@@ -11,11 +11,30 @@ export type Ch = ClickHouseClient;
 
 const SCHEMA_DIR = join(import.meta.dir, "clickhouse");
 
+/**
+ * Deduplication only where asked for. The tables keep a deduplication window
+ * (0012_dedup_window.sql) so that an ingest batch sent twice, with the token it
+ * names itself by (ingest/batcher.ts), counts once; any other insert gets a token
+ * of its own, so it is never dropped for looking like an earlier one.
+ */
+function ownToken(client: ClickHouseClient): ClickHouseClient {
+  const insert = client.insert.bind(client);
+  client.insert = (params) => insert({ ...params, clickhouse_settings: { insert_deduplication_token: crypto.randomUUID(), ...params.clickhouse_settings } });
+  return client;
+}
+
 export async function connectClickHouse(opts: { url?: string; embeddedPath: string }): Promise<Ch> {
-  if (opts.url) return createClient({ url: opts.url, clickhouse_settings: { date_time_input_format: "best_effort" } });
+  if (opts.url) return ownToken(createClient({ url: opts.url, clickhouse_settings: { date_time_input_format: "best_effort" } }));
   const { createChdbConnection } = await import("chdb/connection");
   // chDB allows one data directory per process: embedded mode is one process.
-  return createClient({ connection: createChdbConnection({ path: opts.embeddedPath }) } as Parameters<typeof createClient>[0]);
+  const client = createClient({ connection: createChdbConnection({ path: opts.embeddedPath }) } as Parameters<typeof createClient>[0]);
+  // chDB keeps a statement's settings on its one session (they are sent as SET): a
+  // statement that may insert states its own token, so none inherits another's.
+  const command = client.command.bind(client);
+  const exec = client.exec.bind(client);
+  client.command = (params) => command({ ...params, clickhouse_settings: { insert_deduplication_token: crypto.randomUUID(), ...params.clickhouse_settings } });
+  client.exec = (params) => exec({ ...params, clickhouse_settings: { insert_deduplication_token: crypto.randomUUID(), ...params.clickhouse_settings } });
+  return ownToken(client);
 }
 
 /**

@@ -13,7 +13,8 @@ export interface EntryMeta {
   lastModified?: Date;
 }
 
-import type { Deps } from "../deps.ts";
+import type { Log } from "../log.ts";
+import type { Sql } from "./postgres.ts";
 
 export const ENTRY_CHANGED_CHANNEL = "frameline_entry_changed";
 
@@ -54,7 +55,7 @@ export class EntryCache {
  * A new entry is live (or the previous one is back): this process and, on a shared
  * database, every other one drop the validator they kept.
  */
-export async function entryChanged(deps: Pick<Deps, "entries" | "sql" | "embedded" | "log">, key: string): Promise<void> {
+export async function entryChanged(deps: { entries: EntryCache; sql: Sql; embedded: boolean; log: Log }, key: string): Promise<void> {
   deps.entries.evict(key);
   if (deps.embedded) return;
   await deps.sql`SELECT pg_notify(${ENTRY_CHANGED_CHANNEL}, ${key})`.catch((error) =>

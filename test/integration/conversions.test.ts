@@ -126,7 +126,7 @@ describe("POST /api/v1/conversions", () => {
     expect(await ledger(other.id)).toHaveLength(0);
   });
 
-  test("ClickHouse down: 503 WRITE_FAILED; the retry records the events row once and fans out once", async () => {
+  test("ClickHouse down: the sale is recorded from the spool; a retry is the same sale; it reaches ClickHouse once, fanned out once", async () => {
     const engines = await getEngines();
     const { createClient } = await import("@clickhouse/client");
     const dead = createClient({ url: "http://127.0.0.1:1", request_timeout: 2000, log: { level: 127 as never } });
@@ -139,15 +139,20 @@ describe("POST /api/v1/conversions", () => {
     const v = await newVideo(w);
     const body = JSON.stringify({ video_code: v.code, conversion_id: "down-1", conversion_value: 12 });
     const headers = { Authorization: `Bearer ${w.token}`, "Content-Type": "application/json", "Idempotency-Key": "k-down-1" };
-    const failed = await caller(down)("POST", "/api/v1/conversions", { headers, raw: body });
-    expect(failed.status).toBe(503);
-    expect(failed.body.error.code).toBe("WRITE_FAILED");
+    const accepted = await caller(down)("POST", "/api/v1/conversions", { headers, raw: body });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ recorded: true, conversion_id: "down-1" });
+    expect(await chConversions(w.id)).toEqual([]);
+    await deps.close();
     await dead.close();
     const retry = await t.call("POST", "/api/v1/conversions", { token: w.token, body: JSON.parse(body), headers: { "Idempotency-Key": "k-down-1" } });
     expect(retry.status).toBe(201);
-    expect(retry.body).toMatchObject({ recorded: true, conversion_id: "down-1" });
+    expect(retry.headers.get("idempotency-replayed")).toBe("true");
     const again = await s2s(JSON.parse(body), { token: w.token });
     expect(again.body.recorded).toBe(false);
+    // ClickHouse answers again: the spool is replayed, once.
+    await t.deps.ingest.spool.drain();
+    await t.deps.ingest.spool.drain();
     expect((await chConversions(w.id)).map((e) => e.event_id)).toEqual(["api:down-1"]);
     expect(await ledger(w.id)).toHaveLength(1);
     expect(await outboxCount(w.id, "conversion")).toBe(1);

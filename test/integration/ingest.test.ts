@@ -23,6 +23,24 @@ function freePort(): number {
   return port;
 }
 
+/** A custom-event row of this file's workspace. */
+const sampleRow = (): EventRow => ({
+  workspace_id: ws.id,
+  video_id: 0,
+  video_code: "",
+  event_type: "custom",
+  event: "sample",
+  event_id: "",
+  session_code: "",
+  device_id: "",
+  watch_seconds: 0,
+  video_time: 0,
+  value: null,
+  properties: {},
+  created_at: "2026-11-20 10:00:00.000",
+  viewer_id: 0,
+});
+
 async function countWhere(where: string, params: Record<string, unknown>): Promise<number> {
   const result = await t.deps.ch.query({ query: `SELECT count() AS n FROM events WHERE ${where}`, query_params: params, format: "JSONEachRow" });
   return Number(((await result.json()) as any)[0].n);
@@ -94,22 +112,7 @@ describe("group commit", () => {
     });
     const batcher = new Batcher<EventRow>(ch, "events", { maxRows: 10_000, maxWaitMs: 5_000, concurrency: 1, gatherMs: 80 });
     const batch = crypto.randomUUID();
-    const row = (i: number): EventRow => ({
-      workspace_id: ws.id,
-      video_id: 0,
-      video_code: "",
-      event_type: "custom",
-      event: "gathered",
-      event_id: "",
-      session_code: "",
-      device_id: "",
-      watch_seconds: 0,
-      video_time: 0,
-      value: null,
-      properties: { batch, i: String(i) },
-      created_at: "2026-11-20 10:00:00.000",
-      viewer_id: 0,
-    });
+    const row = (i: number): EventRow => ({ ...sampleRow(), event: "gathered", properties: { batch, i: String(i) } });
     const first = batcher.add([row(0)]);
     for (let i = 0; i < 50 && inserts.length === 0; i++) await Bun.sleep(5);
     expect(inserts).toHaveLength(1);
@@ -125,23 +128,96 @@ describe("group commit", () => {
     await batcher.stop();
   });
 
-  test("a ClickHouse outage answers 500 WRITE_FAILED, and the event_id is free for the retry", async () => {
+  test("a ClickHouse outage: the event is acknowledged from the spool, a repeat of its event_id is the same event, and it lands once when ClickHouse is back", async () => {
     const engines = await getEngines();
     const dead = createClient({ url: "http://127.0.0.1:1", request_timeout: 2000 });
     const deps = await createDeps(loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), { sql: engines.sql, ch: dead });
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const eventId = crypto.randomUUID();
     const body = JSON.stringify({ event: "outage", event_id: eventId });
-    const res = await app.handle(
-      new Request("http://127.0.0.1/v1/event", { method: "POST", headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" }, body }),
-    );
-    expect(res.status).toBe(500);
-    expect(await res.json()).toMatchObject({ error: "WRITE_FAILED" });
+    const send = () =>
+      app.handle(
+        new Request("http://127.0.0.1/v1/event", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" },
+          body,
+        }),
+      );
+    const res = await send();
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ ok: true, event: "outage", event_id: eventId });
+    const spooled = async () =>
+      (
+        await engines.sql`SELECT count(*)::int AS n FROM ingest_spool WHERE refused IS NULL AND rows @> ${engines.sql.json([{ event_id: eventId }] as never)}`
+      )[0]!.n;
+    expect(await spooled()).toBe(1);
+    expect(await countWhere("event_id = {e:String}", { e: eventId })).toBe(0);
+    // A repeat on another process once the first claim is stale: the spool holds it, so it is the same event, not a second one.
+    await engines.sql`UPDATE event_dedup SET created_at = created_at - interval '1 minute' WHERE event_id = ${eventId}`;
+    const repeat = await t.call("POST", "/v1/event", { token: ws.token, body: JSON.parse(body) });
+    expect(repeat.status).toBe(202);
+    expect(await spooled()).toBe(1);
     await deps.close();
     await dead.close();
-    const retry = await t.call("POST", "/v1/event", { token: ws.token, body: JSON.parse(body) });
-    expect(retry.status).toBe(202);
+    // ClickHouse answers again: any process's drainer replays it, once.
+    await t.deps.ingest.spool.drain();
+    expect(await spooled()).toBe(0);
     expect(await countWhere("event_id = {e:String}", { e: eventId })).toBe(1);
+    await t.deps.ingest.spool.drain();
+    expect(await countWhere("event_id = {e:String}", { e: eventId })).toBe(1);
+  }, 30_000);
+
+  test("an INSERT that landed but whose answer was lost is spooled, and its replay is not counted twice", async () => {
+    const engines = await getEngines();
+    // ClickHouse takes the rows, then the connection drops before the answer (a timeout, a proxy restart).
+    const lossy = new Proxy(engines.ch, {
+      get(target, prop, receiver) {
+        if (prop === "insert")
+          return async (...args: Parameters<typeof target.insert>) => {
+            await target.insert(...args);
+            throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const deps = await createDeps(loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" }), { sql: engines.sql, ch: lossy });
+    const batch = crypto.randomUUID();
+    const rows = [0, 1, 2].map((i) => ({ ...sampleRow(), event: "lossy", properties: { batch, i: String(i) } }));
+    await deps.ingest.events.add(rows);
+    expect(await countWhere("properties['batch'] = {b:String}", { b: batch })).toBe(3);
+    await deps.close();
+    await t.deps.ingest.spool.drain();
+    expect(await countWhere("properties['batch'] = {b:String}", { b: batch })).toBe(3);
+    const [left] = await engines.sql`SELECT count(*)::int AS n FROM ingest_spool WHERE refused IS NULL`;
+    expect(left!.n).toBe(0);
+  }, 30_000);
+
+  test("the spool is bounded: past INGEST_SPOOL_MAX_ROWS an event is refused with 503 INGEST_BACKLOG_FULL and Retry-After, nothing kept", async () => {
+    const engines = await getEngines();
+    await t.deps.ingest.spool.drain();
+    const dead = createClient({ url: "http://127.0.0.1:1", request_timeout: 2000 });
+    const deps = await createDeps(loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent", INGEST_SPOOL_MAX_ROWS: "2" }), { sql: engines.sql, ch: dead });
+    const app = createApp(deps, { adminKey: ADMIN_KEY });
+    const send = (event: string) =>
+      app.handle(
+        new Request("http://127.0.0.1/v1/event", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ event }),
+        }),
+      );
+    expect((await send("kept_one")).status).toBe(202);
+    expect((await send("kept_two")).status).toBe(202);
+    const refused = await send("refused");
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect(await refused.json()).toMatchObject({ error: "INGEST_BACKLOG_FULL" });
+    const [depth] = await engines.sql`SELECT coalesce(sum(row_count), 0)::int AS n FROM ingest_spool WHERE refused IS NULL`;
+    expect(depth!.n).toBe(2);
+    await deps.close();
+    await dead.close();
+    await t.deps.ingest.spool.drain();
+    expect(await countWhere("event IN ('kept_one', 'kept_two', 'refused') AND workspace_id = {w:UInt64}", { w: ws.id })).toBe(2);
   }, 30_000);
 
   test("close() drains ingest: it resolves only when every waiting row is written, then refuses new ones with 500", async () => {
@@ -157,7 +233,10 @@ describe("group commit", () => {
       },
     });
     const base = loadConfig({ DATA_DIR: engines.tmp, LOG_LEVEL: "silent" });
-    const deps = await createDeps({ ...base, ingest: { maxRows: 100_000, maxWaitMs: 60_000, concurrency: 1, gatherMs: 60_000 } }, { sql: engines.sql, ch });
+    const deps = await createDeps(
+      { ...base, ingest: { ...base.ingest, maxRows: 100_000, maxWaitMs: 60_000, concurrency: 1, gatherMs: 60_000 } },
+      { sql: engines.sql, ch },
+    );
     const app = createApp(deps, { adminKey: ADMIN_KEY });
     const batch = crypto.randomUUID();
     const post = (i: number) =>

@@ -144,7 +144,12 @@ async function claimAndWrite(deps: Deps, pending: PendingEvent, answer: Answer):
     const { prior } = claim;
     // A repeat is answered as the first was only once the first is written: the claim alone proves nothing.
     // Whether the claim's row reached ClickHouse is asked only for repeats, which are rare.
-    if (prior.written || (await repo.customEventWritten(deps.ch, workspaceId, eventId, chTime(prior.created_at.getTime())))) {
+    if (
+      prior.written ||
+      (await repo.customEventWritten(deps.ch, workspaceId, eventId, chTime(prior.created_at.getTime()))) ||
+      // Acknowledged while ClickHouse was away: the row waits in the spool.
+      (await deps.ingest.spool.holdsEvent(workspaceId, eventId))
+    ) {
       return { answer: { event: prior.event, attributed: prior.attributed, matchedBy: prior.matched_by }, deduplicated: true };
     }
     if (now - prior.created_at.getTime() < STALE_CLAIM_MS) {
