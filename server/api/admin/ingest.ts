@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { validation } from "../../errors.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import { DateTime } from "../../http/schemas.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
@@ -37,6 +38,7 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
       detail: {
         summary: "Ingest counters per minute",
         description: "Accepted, deduplicated and rejected (by reason) answers of the events host, per minute and path. Default: the last hour.",
+        responses: documented("operator", [422]),
       },
       response: { 200: t.Object({ counters: t.Array(CounterRow) }) },
     },
