@@ -11,8 +11,7 @@ const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.S
 export function ingestAdminModule(deps: Deps, adminKey: string) {
   return new Elysia({ name: "frameline.ingest-admin", detail: { tags: ["Operator"] } } as never).get(
     "/admin/v1/ingest/counters",
-    async ({ query, request }) => {
-      assertAdminKey(request.headers, adminKey);
+    async ({ query }) => {
       const to = query.to ? new Date(query.to) : new Date(deps.clock.now() + 60_000);
       const from = query.from ? new Date(query.from) : new Date(to.getTime() - 60 * 60_000);
       if (Number.isNaN(from.getTime())) throw validation({ from: ["The from must be an ISO 8601 date-time."] });
@@ -31,6 +30,8 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
       return { counters: rows.map((r) => ({ minute: r.at, path: r.path, outcome: r.outcome, reason: r.reason, count: Number(r.total) })) };
     },
     {
+      // docs/api.md "The operator API": without a valid key the answer is 401; `transform` runs before the query is validated.
+      transform: ({ request }) => assertAdminKey(request.headers, adminKey),
       query: t.Object({
         from: t.Optional(DateTime({ error: "The from must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
         to: t.Optional(DateTime({ error: "The to must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
