@@ -3,10 +3,10 @@
  * environment, so tests build it from a literal config and call `app.handle`.
  */
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
 import { join } from "node:path";
 import type { Deps } from "./deps.ts";
 import { errorsPlugin } from "./http/errors-plugin.ts";
+import { openapiWithErrors } from "./http/openapi-docs.ts";
 import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./api/admin/index.ts";
@@ -66,7 +66,7 @@ export function createApp(deps: Deps, options: AppOptions) {
         },
       )
       .use(
-        openapi({
+        openapiWithErrors({
           path: "/api/v1/docs",
           specPath: "/api/v1/openapi.json",
           provider: "scalar",
@@ -79,8 +79,9 @@ export function createApp(deps: Deps, options: AppOptions) {
               version: "1.0.0",
               description:
                 "Videos, uploads, settings, playlists, conversions, events, analytics, exports and webhooks. " +
-                "Authenticate with `Authorization: Bearer flt_...` or `X-API-Key: flt_...`. Errors use `{error: {code, message}}`; " +
-                "422 validation errors use `{message, errors: {field: [text]}}`.",
+                "Authenticate with `Authorization: Bearer flt_...` or `X-API-Key: flt_...`. Errors use `{error: {code, message}}` (ApiError); " +
+                "the events host (`/v1/...`) uses `{error: CODE, message}` (EventsError); 422 validation errors use `{message, errors: {field: [text]}}` " +
+                '(ValidationError); some 404s use `{message: "No query results for model [<Model>] <id>"}` (ModelNotFound). Tell a 404 by its status.',
             },
             servers: [{ url: deps.config.publicUrl }],
             components: {

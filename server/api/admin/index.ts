@@ -13,6 +13,7 @@ import { FullVideo } from "../videos/model.ts";
 import { GROUP_NAMES } from "../../../contract/settings.ts";
 import { groupsDoc } from "../settings/groups-doc.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
 const Token = t.Object(
@@ -63,12 +64,12 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
         {
           body: t.Object({ name: Name }),
-          detail: { summary: "Create a workspace", description: "Returns its legacy key once." },
+          detail: { summary: "Create a workspace", description: "Returns its legacy key once.", responses: documented("operator", [400, 422]) },
           response: { 201: t.Object({ workspace: Workspace, legacy_key: t.String() }) },
         },
       )
       .get("/workspaces", async () => ({ workspaces: (await workspaces.listWorkspaces(deps.sql)).map(workspaces.toWorkspace) }), {
-        detail: { summary: "List workspaces" },
+        detail: { summary: "List workspaces", responses: documented("operator", []) },
         response: { 200: t.Object({ workspaces: t.Array(Workspace) }) },
       })
       .post(
@@ -99,6 +100,7 @@ export function adminModule(deps: Deps, adminKey: string) {
             description: `The plaintext \`secret\` is shown once. Scopes: ${Object.entries(Scopes)
               .map(([s, v]) => `\`${s}\` (${v.grants})`)
               .join("; ")}.`,
+            responses: documented("operator", [400, 404, 422]),
           },
           response: { 201: t.Object({ token: Token, secret: t.String() }) },
         },
@@ -108,7 +110,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ tokens: (await workspaces.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(workspaces.toToken) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List a workspace's live tokens", description: "Never the plaintext." },
+          detail: { summary: "List a workspace's live tokens", description: "Never the plaintext.", responses: documented("operator", [404]) },
           response: { 200: t.Object({ tokens: t.Array(Token) }) },
         },
       )
@@ -121,7 +123,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
         {
           params: t.Object({ id: PathId("Numeric token id") }),
-          detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN." },
+          detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN.", responses: documented("operator", [404]) },
           response: { 200: t.Object({ revoked: t.Boolean() }) },
         },
       )
@@ -138,7 +140,11 @@ export function adminModule(deps: Deps, adminKey: string) {
         {
           params: WorkspaceParams,
           body: t.Object({ name: Name }),
-          detail: { summary: "Declare a custom metric", description: "Name normalised as event names are." },
+          detail: {
+            summary: "Declare a custom metric",
+            description: "Name normalised as event names are.",
+            responses: documented("operator", [400, 404, 422]),
+          },
           response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
         },
       )
@@ -155,7 +161,11 @@ export function adminModule(deps: Deps, adminKey: string) {
         {
           params: t.Object({ id: PathId("Numeric workspace id"), integration: Text({ maxLength: 1024 }) }),
           body: t.Object({ browser_fallback: t.Boolean({ error: "The browser_fallback field must be true or false." }) }),
-          detail: { summary: "Configure an integration", description: "Turns the browser conversion fallback on or off." },
+          detail: {
+            summary: "Configure an integration",
+            description: "Turns the browser conversion fallback on or off.",
+            responses: documented("operator", [400, 404, 422]),
+          },
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
         },
       )
@@ -177,6 +187,7 @@ export function adminModule(deps: Deps, adminKey: string) {
             description:
               "As `POST /api/v1/videos/{video}/draft`, but every option group may be set and a list replaces the stored one whole (not by index). " +
               "404 for a video of another workspace.",
+            responses: documented("operator", [400, [404, "ApiError", "ModelNotFound"], 422]),
           },
           response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
         },
@@ -197,6 +208,7 @@ export function adminModule(deps: Deps, adminKey: string) {
               "As `POST /api/v1/videos/{video}/deploy` (merge over live, validate with the same registry, compile, push to both CDN targets, " +
               "version, drop the draft, fire `video.settings.deployed`), but every option group may be set, the five the application API drops included, " +
               "and a list replaces the stored one whole (not by index), so a row can be removed.",
+            responses: documented("operator", [400, [404, "ApiError", "ModelNotFound"], 422, 500]),
           },
           response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
         },
@@ -207,7 +219,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ metrics: await workspaces.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List declared custom metrics" },
+          detail: { summary: "List declared custom metrics", responses: documented("operator", [404]) },
           response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
         },
       )
@@ -216,7 +228,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ integrations: await workspaces.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List configured integrations" },
+          detail: { summary: "List configured integrations", responses: documented("operator", [404]) },
           response: { 200: t.Object({ integrations: t.Array(t.Object({ name: t.String(), browser_fallback: t.Boolean() })) }) },
         },
       )

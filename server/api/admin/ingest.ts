@@ -4,14 +4,14 @@ import type { Deps } from "../../deps.ts";
 import { validation } from "../../errors.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import { DateTime } from "../../http/schemas.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
 export function ingestAdminModule(deps: Deps, adminKey: string) {
   return new Elysia({ name: "frameline.ingest-admin", detail: { tags: ["Operator"] } } as never).get(
     "/admin/v1/ingest/counters",
-    async ({ query, request }) => {
-      assertAdminKey(request.headers, adminKey);
+    async ({ query }) => {
       const to = query.to ? new Date(query.to) : new Date(deps.clock.now() + 60_000);
       const from = query.from ? new Date(query.from) : new Date(to.getTime() - 60 * 60_000);
       if (Number.isNaN(from.getTime())) throw validation({ from: ["The from must be an ISO 8601 date-time."] });
@@ -30,6 +30,8 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
       return { counters: rows.map((r) => ({ minute: r.at, path: r.path, outcome: r.outcome, reason: r.reason, count: Number(r.total) })) };
     },
     {
+      // docs/api.md "The operator API": without a valid key the answer is 401; `transform` runs before the query is validated.
+      transform: ({ request }) => assertAdminKey(request.headers, adminKey),
       query: t.Object({
         from: t.Optional(DateTime({ error: "The from must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
         to: t.Optional(DateTime({ error: "The to must be an ISO 8601 date-time from 1970-01-01 to 2100-12-31." })),
@@ -37,6 +39,7 @@ export function ingestAdminModule(deps: Deps, adminKey: string) {
       detail: {
         summary: "Ingest counters per minute",
         description: "Accepted, deduplicated and rejected (by reason) answers of the events host, per minute and path. Default: the last hour.",
+        responses: documented("operator", [422]),
       },
       response: { 200: t.Object({ counters: t.Array(CounterRow) }) },
     },

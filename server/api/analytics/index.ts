@@ -12,6 +12,7 @@ import { OVERVIEW_MAX_PER_PAGE, OVERVIEW_SORTS } from "./overview.ts";
 import { SEGMENTS } from "./queries.ts";
 import { PathId, Text } from "../../http/schemas.ts";
 import * as analytics from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
@@ -102,6 +103,7 @@ export function analyticsModule(deps: Deps) {
           description:
             "Plays, unique plays, completions, average watch time and bounces in the window. Computed at most once per 60 s per query; " +
             "`Cache-Control: private, max-age=60` and an `ETag`; a matching `If-None-Match` answers 304.",
+          responses: documented("api", [404, 422]),
         },
         response: { 200: Summary, 304: t.String() },
       },
@@ -115,6 +117,7 @@ export function analyticsModule(deps: Deps) {
         description:
           "Fraction of played sessions (0..1) that watched each bucket; seeks and rewatches count once. A play is an intentional start " +
           "(a muted autoplay counts once unmuted). `segment=buyers|non_buyers` (beyond the core interface) follows only buyers or only the others.",
+        responses: documented("api", [404, 422]),
       },
       response: { 200: t.Object({ video_id: t.Integer(), buckets: t.Array(t.Object({ bucket_pct: t.Number(), watch_pct: t.Number() })) }) },
     })
@@ -122,7 +125,11 @@ export function analyticsModule(deps: Deps) {
       scope: "analytics:read",
       params: VideoParams,
       query: EventsQuery,
-      detail: { summary: "Raw events", description: "Newest first; the only paginated read. `ip_hash` is always null." },
+      detail: {
+        summary: "Raw events",
+        description: "Newest first; the only paginated read. `ip_hash` is always null.",
+        responses: documented("api", [404, 422]),
+      },
       response: {
         200: t.Object({
           video_id: t.Integer(),
@@ -152,7 +159,11 @@ export function analyticsModule(deps: Deps) {
         scope: "analytics:read",
         params: VideoParams,
         query: WindowQuery,
-        detail: { summary: "Conversions by name", description: "Count of conversions (verified and unverified) and revenue of verified ones only." },
+        detail: {
+          summary: "Conversions by name",
+          description: "Count of conversions (verified and unverified) and revenue of verified ones only.",
+          responses: documented("api", [404, 422]),
+        },
         response: {
           200: t.Object({
             video_id: t.Integer(),
@@ -175,6 +186,7 @@ export function analyticsModule(deps: Deps) {
           "rate, startup time p50/p95, rebuffer ratio and errors, over the sessions that started in the window (each counted whole). Rates of zero " +
           "denominators are null. Definitions with formulas: README " +
           '"What the numbers mean".',
+        responses: documented("api", [404, 422]),
       },
       response: { 200: OverviewReply },
     })
@@ -189,6 +201,7 @@ export function analyticsModule(deps: Deps) {
           "source = utm_source, else the referrer host, else direct; device, browser and OS come from the User-Agent, country from the IP " +
           "(never stored). Sales count in the row of the session they are traced to. ROAS per row for by=source (ad spend of that source). " +
           "An invalid or missing `by` is 422.",
+        responses: documented("api", [404, 422]),
       },
       response: { 200: BreakdownReply },
     })
@@ -200,6 +213,7 @@ export function analyticsModule(deps: Deps) {
         description:
           "Beyond the core interface. The seller overview of every video of the workspace, sorted (default: revenue per viewer, highest first; videos " +
           "without a value last) and paged.",
+        responses: documented("api", [422]),
       },
       response: { 200: WorkspaceOverviewReply },
     });

@@ -12,6 +12,7 @@ import { PathId, Text } from "../../http/schemas.ts";
 import { EnvelopeSchema } from "../webhooks/model.ts";
 import { PLATFORMS, type Platform } from "./catalogue.ts";
 import * as automation from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const SubscribeBody = t.Object({
   target_url: Text({ minLength: 1, maxLength: 2048, error: "The target_url must be a URL of at most 2048 characters." }),
@@ -28,12 +29,12 @@ function platformRoutes(deps: Deps, platform: Platform) {
     .use(authPlugin(deps))
     .get(`${base}/me`, ({ auth }) => automation.me(deps, auth.workspaceId), {
       scope: "webhooks:write",
-      detail: { ...tag, summary: `${PLATFORMS[platform]}: the connected workspace` },
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: the connected workspace`, responses: documented("api", [[404, "FlatError"]]) },
       response: { 200: t.Object({ workspace_id: t.Integer(), workspace_name: t.String(), workspace_code: t.String() }) },
     })
     .get(`${base}/triggers`, () => automation.triggers(), {
       scope: "webhooks:write",
-      detail: { ...tag, summary: `${PLATFORMS[platform]}: trigger catalogue` },
+      detail: { ...tag, summary: `${PLATFORMS[platform]}: trigger catalogue`, responses: documented("api", []) },
       response: { 200: t.Object({ triggers: t.Array(t.Object({ key: t.String(), event: t.String(), label: t.String(), description: t.String() })) }) },
     })
     .get(`${base}/triggers/:key/sample`, ({ auth, params }) => automation.sample(deps, auth.workspaceId, params.key), {
@@ -43,6 +44,7 @@ function platformRoutes(deps: Deps, platform: Platform) {
         ...tag,
         summary: `${PLATFORMS[platform]}: one sample delivery`,
         description: 'An array of one delivery. An unknown key answers 200 with the flat body `{error: "unknown_trigger"}` (docs/api.md).',
+        responses: documented("api", [422]),
       },
       response: { 200: t.Union([t.Array(EnvelopeSchema), UnknownTrigger]) },
     })
@@ -60,11 +62,11 @@ function platformRoutes(deps: Deps, platform: Platform) {
           ...tag,
           summary: `${PLATFORMS[platform]}: subscribe a REST hook`,
           description: `Creates a normal webhook subscription named "${PLATFORMS[platform]}: <label>". \`event\` is a trigger key; an unknown key answers 200 with the flat body \`{error: "unknown_trigger"}\` and creates nothing (docs/api.md).`,
+          responses: documented("api", [400, 422]),
         },
         response: {
           201: t.Object({ id: t.Integer(), event: t.String() }),
           200: UnknownTrigger,
-          422: t.Object({ message: t.String(), errors: t.Record(t.String(), t.Array(t.String())) }),
         },
       },
     )
@@ -82,6 +84,7 @@ function platformRoutes(deps: Deps, platform: Platform) {
           ...tag,
           summary: `${PLATFORMS[platform]}: unsubscribe`,
           description: "200 `{deleted: true}` even for an unknown or another workspace's id (which is left untouched). Honours Idempotency-Key.",
+          responses: documented("api", [409, 422]),
         },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },

@@ -11,9 +11,9 @@ import { idempotent } from "../../http/idempotency.ts";
 import { countAccepted } from "../../ingest/outcomes.ts";
 import { browserPreflight } from "../../http/cors.ts";
 import { browserRoute, clientIp, limit, perMinute, type SocketInfo } from "../../hosts/events/http.ts";
-import { EventsError } from "../../hosts/events/model.ts";
 import { BrowserConversionBody, BrowserConversionReply, ConversionBody, ConversionReply } from "./model.ts";
 import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 export function conversionsModule(deps: Deps) {
   return new Elysia({ name: "frameline.conversions", detail: { tags: ["Conversions"] } } as never).use(authPlugin(deps)).post(
@@ -42,6 +42,7 @@ export function conversionsModule(deps: Deps) {
           "double-counts and a postback for the same integration and order as a browser-fallback row replaces it (the verified row wins, in either order). " +
           "A recorded sale fans out `conversion` and `conversion.created`. 404 echoes `video_code`; currency exactly 3 characters and split-test ids " +
           "both-or-neither are 422. 503 WRITE_FAILED when it could not be written: retry with the same key.",
+        responses: documented("api", [400, 404, 409, 422]),
       },
       response: { 201: ConversionReply },
     },
@@ -86,8 +87,9 @@ export function browserConversionModule(deps: Deps) {
             "fans out nothing; a retry changes nothing and a later verified postback for the same integration and order replaces it. " +
             "Unknown fields: 400 INVALID_PAYLOAD. 404 INTEGRATION_NOT_FOUND, 403 FALLBACK_DISABLED, 503 UNAVAILABLE (lookup down), 429 RATE_LIMITED.",
           security: [],
+          responses: documented("browser", [403, 404, 500, 503]),
         },
-        response: { 200: BrowserConversionReply, 400: EventsError, 403: EventsError, 404: EventsError, 429: EventsError, 500: EventsError, 503: EventsError },
+        response: { 200: BrowserConversionReply },
       },
     );
 }

@@ -5,6 +5,7 @@ import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { CreateExportBody, ExportCreated, ExportParams, ExportRead } from "./model.ts";
 import * as exports from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 export function exportsModule(deps: Deps) {
   return new Elysia({ name: "frameline.exports", detail: { tags: ["Exports"] } } as never)
@@ -23,6 +24,7 @@ export function exportsModule(deps: Deps) {
             "Beyond the core interface, `type` also takes `overview` (the seller overview, one row per video and currency) and `breakdown` (with `by`: " +
             "one row per video, value and currency). " +
             "Poll `GET /exports/{export}` until `ready`, then fetch `download_url`. Exports expire 7 days after creation. Honours `Idempotency-Key`.",
+          responses: documented("api", [400, 404, 409, 422]),
         },
         response: { 202: ExportCreated },
       },
@@ -30,7 +32,7 @@ export function exportsModule(deps: Deps) {
     .get("/exports/:export", async ({ auth, params }) => exports.readExport(deps, auth.workspaceId, params.export), {
       scope: "analytics:read",
       params: ExportParams,
-      detail: { summary: "Export status", description: "`download_url` is null until the export is `ready`." },
+      detail: { summary: "Export status", description: "`download_url` is null until the export is `ready`.", responses: documented("api", [404, 422]) },
       response: { 200: ExportRead },
     })
     .get(
@@ -50,7 +52,16 @@ export function exportsModule(deps: Deps) {
       {
         scope: "analytics:read",
         params: ExportParams,
-        detail: { summary: "Download an export", description: "The file, streamed: `text/csv` or `application/json`." },
+        detail: {
+          summary: "Download an export",
+          description: "The file, streamed: `text/csv` or `application/json`. An export that is not ready yet is 404 EXPORT_NOT_FOUND.",
+          responses: documented("api", [404, 422], {
+            200: {
+              description: "The file: csv with a header row, or json, an array of objects.",
+              content: { "text/csv": { schema: { type: "string" } }, "application/json": { schema: { type: "array", items: { type: "object" } } } },
+            },
+          }),
+        },
       },
     );
 }

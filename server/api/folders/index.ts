@@ -7,6 +7,7 @@ import { idempotent } from "../../http/idempotency.ts";
 import { Id, Text } from "../../http/schemas.ts";
 import * as repo from "./repo.ts";
 import type { FolderRow } from "./repo.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const Folder = t.Object({
   id: t.Integer(),
@@ -52,6 +53,7 @@ export function foldersModule(deps: Deps) {
           tags: ["Folders"],
           summary: "Create a folder",
           description: "`parent_id` nests it; a parent outside this workspace gives 422 FOLDER_NOT_FOUND.",
+          responses: documented("api", [400, 409, [422, "ValidationError", "ApiError"]]),
         },
         response: { 201: t.Object({ folder: Folder }) },
       },
@@ -63,7 +65,12 @@ export function foldersModule(deps: Deps) {
       }),
       {
         scope: "videos:read",
-        detail: { tags: ["Folders"], summary: "List folders", description: "Every folder of the workspace with its `videos_count`." },
+        detail: {
+          tags: ["Folders"],
+          summary: "List folders",
+          description: "Every folder of the workspace with its `videos_count`.",
+          responses: documented("api", []),
+        },
         response: { 200: t.Object({ folders: t.Array(t.Composite([Folder, t.Object({ videos_count: t.Integer() })])) }) },
       },
     );

@@ -9,6 +9,7 @@ import { PathId, Text } from "../../http/schemas.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import { AddItemBody, CreatePlaylistBody, ListPlaylistsQuery, Playlist, PlaylistItem, UpdateItemBody, UpdatePlaylistBody } from "./model.ts";
 import * as playlists from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const PlaylistParams = t.Object({ playlist: PathId("The container video's numeric id") });
 const ItemParams = t.Object({
@@ -35,7 +36,7 @@ export function playlistsModule(deps: Deps) {
     .get("/playlists", ({ auth, query }) => playlists.listPlaylists(deps, auth.workspaceId, query.page ?? 1, query.per_page ?? playlists.DEFAULT_PER_PAGE), {
       scope: "videos:read",
       query: ListPlaylistsQuery,
-      detail: { summary: "List enabled playlists" },
+      detail: { summary: "List enabled playlists", responses: documented("api", [422]) },
       response: { 200: t.Object({ current_page: t.Integer(), data: t.Array(Playlist), per_page: t.Integer(), total: t.Integer() }) },
     })
     .get(
@@ -44,7 +45,7 @@ export function playlistsModule(deps: Deps) {
       {
         scope: "videos:read",
         params: PlaylistParams,
-        detail: { summary: "Read a playlist" },
+        detail: { summary: "Read a playlist", responses: documented("api", [[404, "ModelNotFound"]]) },
         response: { 200: t.Object({ playlist: Playlist }) },
       },
     )
@@ -57,7 +58,7 @@ export function playlistsModule(deps: Deps) {
       {
         scope: "videos:read",
         params: PlaylistParams,
-        detail: { summary: "List a playlist's items" },
+        detail: { summary: "List a playlist's items", responses: documented("api", [[404, "ModelNotFound"]]) },
         response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) },
       },
     )
@@ -75,6 +76,7 @@ export function playlistsModule(deps: Deps) {
           summary: "Create or re-enable a playlist",
           description:
             "Stored on the container video. On a video that already has one, re-enables it and applies only the fields sent. `auto_advance_delay_ms` and `lesson_navigation` are set by PATCH only.",
+          responses: documented("api", [400, [404, "ModelNotFound"], 422]),
         },
         response: { 201: t.Object({ playlist: Playlist }) },
       },
@@ -88,7 +90,11 @@ export function playlistsModule(deps: Deps) {
         scope: "videos:write",
         params: PlaylistParams,
         body: UpdatePlaylistBody,
-        detail: { summary: "Update a playlist", description: "Items are changed through the item routes." },
+        detail: {
+          summary: "Update a playlist",
+          description: "Items are changed through the item routes.",
+          responses: documented("api", [400, [404, "ModelNotFound"], 422]),
+        },
         response: { 200: t.Object({ playlist: Playlist }) },
       },
     )
@@ -102,7 +108,11 @@ export function playlistsModule(deps: Deps) {
       {
         scope: "videos:write",
         params: PlaylistParams,
-        detail: { summary: "Disable a playlist", description: "Soft: items are kept; POST /playlists re-enables it." },
+        detail: {
+          summary: "Disable a playlist",
+          description: "Soft: items are kept; POST /playlists re-enables it.",
+          responses: documented("api", [[404, "ModelNotFound"], 409, 422]),
+        },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
     )
@@ -117,7 +127,11 @@ export function playlistsModule(deps: Deps) {
         scope: "videos:write",
         params: PlaylistParams,
         body: AddItemBody,
-        detail: { summary: "Add an item", description: "An existing video_code is appended again." },
+        detail: {
+          summary: "Add an item",
+          description: "An existing video_code is appended again.",
+          responses: documented("api", [400, [404, "ModelNotFound"], 422]),
+        },
         response: { 201: t.Object({ items: t.Array(PlaylistItem) }) },
       },
     )
@@ -132,7 +146,11 @@ export function playlistsModule(deps: Deps) {
         scope: "videos:write",
         params: ItemParams,
         body: UpdateItemBody,
-        detail: { summary: "Update an item" },
+        detail: {
+          summary: "Update an item",
+          description: "404 `{message}` for an unknown playlist, 404 NOT_FOUND (`Item not found.`) for a code not in it.",
+          responses: documented("api", [400, [404, "ModelNotFound", "ApiError"], 409, 422]),
+        },
         response: { 200: t.Object({ items: t.Array(PlaylistItem), total: t.Integer() }) },
       },
     )
@@ -142,7 +160,11 @@ export function playlistsModule(deps: Deps) {
       {
         scope: "videos:write",
         params: ItemParams,
-        detail: { summary: "Remove an item", description: "An unknown code leaves the list unchanged." },
+        detail: {
+          summary: "Remove an item",
+          description: "An unknown code leaves the list unchanged; a numeric one is 404 NOT_FOUND.",
+          responses: documented("api", [[404, "ModelNotFound", "ApiError"], 422]),
+        },
         response: { 200: t.Object({ items: t.Array(PlaylistItem) }) },
       },
     );

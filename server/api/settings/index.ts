@@ -11,6 +11,7 @@ import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import * as settings from "./service.ts";
 import { API_WRITABLE_GROUPS } from "../../../contract/settings.ts";
 import { groupsDoc } from "./groups-doc.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 const VersionParams = t.Object({ video: PathId("Numeric video id"), version: PathId("Numeric deploy version id") });
@@ -63,6 +64,7 @@ export function settingsModule(deps: Deps) {
         detail: {
           summary: "Save a settings draft",
           description: "Merged over the live settings and validated; stored only: no compile, no webhook, the live embed is unchanged.",
+          responses: documented("api", [400, [404, "ModelNotFound"], 422]),
         },
         response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
       },
@@ -82,6 +84,7 @@ export function settingsModule(deps: Deps) {
           description:
             "Merges over the LIVE settings (not the draft), validates, compiles the player and pushes it to both CDN targets, then snapshots a version, " +
             "deletes the pending draft and fires `video.settings.deployed`. A compile or CDN failure is a 500 and changes nothing.",
+          responses: documented("api", [400, [404, "ModelNotFound"], 422, 500]),
         },
         response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
       },
@@ -96,7 +99,11 @@ export function settingsModule(deps: Deps) {
         scope: "videos:write",
         params: VideoParams,
         query: t.Object({ page: t.Optional(PageNumber()) }),
-        detail: { summary: "List deploy versions", description: "Newest first, 20 per page. Drafts never appear here." },
+        detail: {
+          summary: "List deploy versions",
+          description: "Newest first, 20 per page. Drafts never appear here.",
+          responses: documented("api", [[404, "ModelNotFound"], 422]),
+        },
         response: { 200: t.Object({ data: t.Array(DeployVersion) }, { additionalProperties: true }) },
       },
     )
@@ -115,6 +122,7 @@ export function settingsModule(deps: Deps) {
         detail: {
           summary: "Restore a deploy version",
           description: "Writes the snapshot back wholesale, recompiles, and records a new version labelled `Restored from version <id>`. No webhook.",
+          responses: documented("api", [[404, "ModelNotFound"], 500]),
         },
         response: { 200: t.Object({ video: FullVideo, restored_version_id: t.Integer() }) },
       },

@@ -6,13 +6,12 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
-import { errorResponses } from "../../http/openapi-docs.ts";
+import { documented } from "../../http/openapi-docs.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
 import { browserPreflight } from "../../http/cors.ts";
 import { browserRoute, clientIp, limit, perMinute, type SocketInfo } from "../../hosts/events/http.ts";
-import { EventsError } from "../../hosts/events/model.ts";
 import {
   AssignBody,
   AssignReply,
@@ -33,7 +32,7 @@ const Reply = t.Object({ split_test: SplitTest });
 const pauseRoute = {
   scope: "videos:write" as const,
   params: SplitTestParams,
-  detail: { responses: errorResponses([404, 422]) },
+  detail: { responses: documented("api", [404, 422]) },
   response: { 200: Reply },
 };
 
@@ -61,7 +60,7 @@ export function splitTestsModule(deps: Deps) {
             "the control's own embed serve each device one variation by weight, always the same one. A video is in one test at a time. " +
             "404 VIDEO_NOT_FOUND when a video is not this workspace's; 422 for bad fields, weights not summing to 100, a repeated video, or a video " +
             "already in a test that has not ended. Honours `Idempotency-Key`.",
-          responses: errorResponses([404, 422]),
+          responses: documented("api", [400, 404, 409, 422, 500]),
         },
         response: { 201: Reply },
       },
@@ -78,7 +77,7 @@ export function splitTestsModule(deps: Deps) {
         detail: {
           summary: "List split tests",
           description: "Scope `videos:read`. The standard pagination envelope, newest first; `per_page` 1 to 100 (default 20).",
-          responses: errorResponses([422]),
+          responses: documented("api", [422]),
         },
         response: { 200: t.Object({ data: t.Array(SplitTest) }, { additionalProperties: true }) },
       },
@@ -86,7 +85,7 @@ export function splitTestsModule(deps: Deps) {
     .get("/split-tests/:id", async ({ auth, params }) => reply(await splitTests.getSplitTest(deps, auth.workspaceId, parseId(params.id))), {
       scope: "videos:read",
       params: SplitTestParams,
-      detail: { summary: "Read a split test", description: "Scope `videos:read`. Another workspace's test is 404.", responses: errorResponses([404]) },
+      detail: { summary: "Read a split test", description: "Scope `videos:read`. Another workspace's test is 404.", responses: documented("api", [404]) },
       response: { 200: Reply },
     })
     .post("/split-tests/:id/pause", async ({ auth, params }) => reply(await splitTests.setPaused(deps, auth.workspaceId, parseId(params.id), true)), {
@@ -117,7 +116,7 @@ export function splitTestsModule(deps: Deps) {
           description:
             "Scope `videos:write`. The chosen variation is served to everyone by the test's snippet from now on; the control's embed plays the " +
             "control again. 422 when the variation is not this test's or the test already ended.",
-          responses: errorResponses([404, 422]),
+          responses: documented("api", [400, 404, 422, 500]),
         },
         response: { 200: Reply },
       },
@@ -134,7 +133,7 @@ export function splitTestsModule(deps: Deps) {
           "currency (verified, non-test) with revenue per viewer, and the goal as a binomial (trials, successes, rate) with the difference to the " +
           "control, its 95 % confidence interval, the p-value and the probability to beat the control (two-proportion z-test, README " +
           '"Split tests"); the decision of the winner rule on this window; and the goal per day for a chart.',
-        responses: errorResponses([404, 422]),
+        responses: documented("api", [404, 422]),
       },
       response: { 200: Report },
     });
@@ -162,8 +161,9 @@ export function splitTestAssignModule(deps: Deps) {
             "winner (`in_test` false, the session counts in no variation). 404 NOT_FOUND for an unknown test or another workspace's. " +
             "CORS-enabled; `text/plain` accepted; the same per-IP limit as /v1/collect.",
           security: [],
+          responses: documented("browser", [404, 503]),
         },
-        response: { 200: AssignReply, 400: EventsError, 404: EventsError, 429: EventsError },
+        response: { 200: AssignReply },
       },
     );
 }

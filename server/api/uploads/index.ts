@@ -16,6 +16,7 @@ import * as uploads from "./service.ts";
 import { sessionView } from "./session.ts";
 import { singleShotUpload } from "./single-shot.ts";
 import { assertTusVersion, isUploadUrl, OPTIONS_HEADERS, offsetHeaders, UPLOAD_URL_HEADERS } from "./tus.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 function contentLength(request: Request): number | undefined {
   const raw = request.headers.get("content-length");
@@ -81,6 +82,7 @@ export function uploadsModule(deps: Deps) {
             description:
               "multipart/form-data with `file` (required) and `orientation` (`landscape`|`portrait`, default `landscape`). " +
               "Bodies over 3000 MB get 413; recommended only under 100 MB. Fires `video.uploaded` like a resumable complete.",
+            responses: documented("api", [404, 413, [422, "ValidationError", "ApiError"], 507]),
           },
           response: { 202: t.Object({ video: StatusObject }) },
         },
@@ -101,6 +103,7 @@ export function uploadsModule(deps: Deps) {
             description:
               "Chunks go to `upload_url` with PATCH; `chunk_size` (8388608) is the recommended size, any size is taken. " +
               "Any tus 1.0 client (tus-js-client, Uppy) can upload to `upload_url` as an existing upload. The session expires 24 hours after init.",
+            responses: documented("api", [400, 404, 409, 422, 507]),
           },
           response: { 201: UploadSession },
         },
@@ -123,6 +126,7 @@ export function uploadsModule(deps: Deps) {
             "Raw bytes of any length with `Content-Type: application/offset+octet-stream` and `Upload-Offset`. The returned `offset` (also the " +
             "`Upload-Offset` header, as tus has it) is the next `Upload-Offset`. An offset behind the server answers 200 with the real offset and " +
             "writes nothing; ahead answers 409 OFFSET_MISMATCH. A body cut off mid-way keeps every byte that arrived: resume from GET or HEAD's offset.",
+          responses: documented("api", [400, 404, 409, 412, 422]),
         },
         response: { 200: ChunkReply },
       })
@@ -140,6 +144,7 @@ export function uploadsModule(deps: Deps) {
           detail: {
             summary: "Read an upload session",
             description: "Use its `offset` to resume after a dropped connection. HEAD answers the same with tus's `Upload-Offset` and `Upload-Length` headers.",
+            responses: documented("api", [404, 412, 422]),
           },
           response: { 200: UploadSession },
         },
@@ -164,7 +169,12 @@ export function uploadsModule(deps: Deps) {
           parse: "none",
           detail: {
             summary: "PATCH, HEAD or DELETE for clients that can only POST",
-            description: "tus core: `X-HTTP-Method-Override` names the method this request stands for.",
+            description:
+              "tus core: `X-HTTP-Method-Override` names the method this request stands for, and the answer is that method's: PATCH's `{offset, size}`, " +
+              "DELETE's `{deleted: true}`, HEAD's headers with no body. Without a known override: 404.",
+            responses: documented("api", [400, 404, 409, 412, 422], {
+              200: t.Union([ChunkReply, t.Object({ deleted: t.Boolean() })], { description: "No body for HEAD." }),
+            }),
           },
         },
       )
@@ -181,6 +191,7 @@ export function uploadsModule(deps: Deps) {
           detail: {
             summary: "Finish a resumable upload",
             description: "Checks every byte arrived and that the bytes are a video, hands the file to the encoder and fires `video.uploaded`.",
+            responses: documented("api", [404, 409, 412, [422, "ValidationError", "ApiError"]]),
           },
           response: { 202: t.Object({ video: StatusObject }) },
         },
@@ -188,7 +199,7 @@ export function uploadsModule(deps: Deps) {
       .delete("/uploads/:upload", ({ auth, params }) => deleteSession(auth, params.upload), {
         scope: "videos:write",
         params: UploadParams,
-        detail: { summary: "Delete an upload session" },
+        detail: { summary: "Delete an upload session", responses: documented("api", [404, 412, 422]) },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       })
   );

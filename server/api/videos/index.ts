@@ -6,14 +6,15 @@ import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
-import { documented, errorResponses } from "../../http/openapi-docs.ts";
+import { documented } from "../../http/openapi-docs.ts";
 import { PathId, Text } from "../../http/schemas.ts";
 import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
 import type { VideoRow } from "./repo.ts";
-import { videoConfig } from "./video-config.ts";
+import { ConfigRead, videoConfig } from "./video-config.ts";
 import { withDefaults } from "../../../contract/settings.ts";
 import { TimedEventsRead, timedEventsOf } from "./timed-events.ts";
+import { SettingsRead } from "./settings-read.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
@@ -44,7 +45,11 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:read",
         query: ListVideosQuery,
-        detail: { summary: "List videos", description: "Paginated, slim videos. Unknown `sort` values fall back to `id`.", responses: errorResponses([422]) },
+        detail: {
+          summary: "List videos",
+          description: "Paginated, slim videos. Unknown `sort` values fall back to `id`.",
+          responses: documented("api", [422]),
+        },
         response: { 200: t.Object({ data: t.Array(SlimVideo) }, { additionalProperties: true }) },
       },
     )
@@ -61,7 +66,7 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:read",
         // Documented, not validated at run time: this is the hottest read.
-        detail: { summary: "Read a video", responses: { ...documented(200, t.Object({ video: FullVideo })), ...errorResponses([404]) } },
+        detail: { summary: "Read a video", responses: documented("api", [404], { 200: t.Object({ video: FullVideo }) }) },
       },
     )
     .get("/videos/:video/settings", async ({ auth, params }) => ({ settings: videos.settingsOf(await findForRead(auth.workspaceId, params.video)) }), {
@@ -70,7 +75,7 @@ export function videosModule(deps: Deps) {
       detail: {
         summary: "Read a video's live settings",
         description: "Every option group, in the shape draft and deploy accept.",
-        responses: errorResponses([404]),
+        responses: documented("api", [404], { 200: t.Object({ settings: SettingsRead }) }),
       },
     })
     .get(
@@ -84,7 +89,7 @@ export function videosModule(deps: Deps) {
       {
         scope: "videos:read",
         params: VideoParams,
-        detail: { summary: "Processing status", responses: errorResponses([404]) },
+        detail: { summary: "Processing status", responses: documented("api", [404]) },
         response: { 200: StatusObject },
       },
     )
@@ -101,7 +106,7 @@ export function videosModule(deps: Deps) {
         detail: {
           summary: "Create a video",
           description: "Creates an empty shell waiting for upload. Fires `video.created`.",
-          responses: errorResponses([409, 422]),
+          responses: documented("api", [400, 409, [422, "ValidationError", "ApiError"]]),
         },
         response: { 201: t.Object({ video: FullVideo, status: StatusObject }) },
       },
@@ -122,7 +127,7 @@ export function videosModule(deps: Deps) {
         detail: {
           summary: "Update title, folder or tags",
           description: "Touches nothing else; fires nothing.",
-          responses: errorResponses([404, 409, 422], { 404: "ModelNotFound" }),
+          responses: documented("api", [400, [404, "ModelNotFound"], 409, [422, "ValidationError", "ApiError"]]),
         },
         response: { 200: t.Object({ video: FullVideo }) },
       },
@@ -142,7 +147,7 @@ export function videosModule(deps: Deps) {
         detail: {
           summary: "Duplicate a video",
           description: "Same settings and player version, title `<title> (copy)`, no media.",
-          responses: errorResponses([404, 409], { 404: "ModelNotFound" }),
+          responses: documented("api", [[404, "ModelNotFound"], 409, 422]),
         },
         response: { 201: t.Object({ video: FullVideo }) },
       },
@@ -162,7 +167,7 @@ export function videosModule(deps: Deps) {
         detail: {
           summary: "Delete a video",
           description: "Also deletes its pending draft. Fires `video.deleted`.",
-          responses: errorResponses([404, 409], { 404: "ModelNotFound" }),
+          responses: documented("api", [[404, "ModelNotFound"], 409, 422]),
         },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
@@ -184,6 +189,7 @@ export function videosModule(deps: Deps) {
           description:
             "`mode` says which snippet: `plain`, or `default` when not plain. `timed_events` is the live `timed_events_options.events`, " +
             "each entry completed with the player's defaults (`action` show, `persist` true).",
+          responses: documented("api", [404, 422]),
         },
         response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: TimedEventsRead }) },
       },
@@ -195,6 +201,7 @@ export function videosModule(deps: Deps) {
         summary: "Player configuration",
         description:
           "Per orientation `{w, h, padding, aspectRatio}`, or null when there is no media yet. `timed_events_options` is the live timed events list, as `timed_events` of the embed.",
+        responses: documented("api", [404], { 200: ConfigRead }),
       },
     });
 }

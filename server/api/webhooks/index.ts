@@ -7,6 +7,7 @@ import { parseId } from "../../http/params.ts";
 import { PathId } from "../../http/schemas.ts";
 import { CreateWebhookBody, Subscription, SUPPORTED_EVENTS } from "./model.ts";
 import * as webhooks from "./service.ts";
+import { documented } from "../../http/openapi-docs.ts";
 
 const WebhookParams = t.Object({ webhook: PathId("Numeric subscription id") });
 
@@ -24,6 +25,7 @@ export function webhooksModule(deps: Deps) {
         detail: {
           summary: "List webhook subscriptions",
           description: "Every subscription of the workspace (never its secret) and the events one can subscribe to.",
+          responses: documented("api", []),
         },
         response: { 200: t.Object({ webhooks: t.Array(Subscription), supported_events: t.Array(t.String()) }) },
       },
@@ -46,6 +48,7 @@ export function webhooksModule(deps: Deps) {
             "secret the decoded bytes. The secret is never returned: supply your own to verify signatures. Failed deliveries are retried after about " +
             "5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter; a later Retry-After wins); a 410 answer, or a delivery failing its last attempt, " +
             "sets `is_active` false.",
+          responses: documented("api", [400, 422]),
         },
         response: { 201: t.Object({ webhook: Subscription }) },
       },
@@ -61,7 +64,11 @@ export function webhooksModule(deps: Deps) {
       {
         scope: "webhooks:write",
         params: WebhookParams,
-        detail: { summary: "Delete a webhook subscription", description: "Its pending deliveries are dropped." },
+        detail: {
+          summary: "Delete a webhook subscription",
+          description: "Its pending deliveries are dropped.",
+          responses: documented("api", [[404, "ModelNotFound"]]),
+        },
         response: { 200: t.Object({ deleted: t.Boolean() }) },
       },
     )
@@ -80,6 +87,7 @@ export function webhooksModule(deps: Deps) {
         detail: {
           summary: "Send a test delivery",
           description: "One signed `webhook.test` delivery, attempted exactly once. 200 when the receiver answered 2xx, else 502 with the reason.",
+          responses: documented("api", [[404, "ModelNotFound"]]),
         },
         response: {
           200: t.Object({ delivered: t.Literal(true), status_code: t.Integer() }),

@@ -17,7 +17,7 @@ import { leadStatus } from "./leads.ts";
 import { courseProgress, resumePosition } from "./course.ts";
 import { browserPreflight, CORS_HEADERS } from "../../http/cors.ts";
 import { authorizeEvents, browserRoute, clientIp, limit, perMinute, parseTextJson, rejectUnknownFields, type SocketInfo } from "./http.ts";
-import { CollectBody, CustomEventBody, CustomEventReply, EventsError, TrackBody } from "./model.ts";
+import { CollectBody, CustomEventBody, CustomEventReply, TrackBody } from "./model.ts";
 import { isDeclaredMetric, normaliseName, recordCustomEvent } from "./service.ts";
 
 /** Anything that is not already a spec error is a write that did not happen: 500 WRITE_FAILED, retry with the same event_id. */
@@ -28,8 +28,6 @@ function writeFailed(deps: Deps, error: unknown): unknown {
   deps.log.error("event write failed", { error: error instanceof Error ? error.message : String(error) });
   return Errors.eventNotWritten();
 }
-
-const errors = { 400: EventsError, 401: EventsError, 403: EventsError, 422: EventsError, 429: EventsError, 500: EventsError };
 
 export function eventsModule(deps: Deps) {
   const { eventLimits } = deps.config;
@@ -85,12 +83,7 @@ export function eventsModule(deps: Deps) {
             "Scope `events:write`. 200 when a viewer resolved (session_id, device_id, profile_id, then identity), 202 when not (recorded unattributed, do not retry). " +
             "Raw email/phone are hashed on arrival. `event_id` deduplicates for 24 h. Unknown fields: 400 INVALID_PAYLOAD. Never a conversion.",
           // Documented, not validated at run time: this is the hottest write.
-          responses: Object.assign(
-            {},
-            documented(200, CustomEventReply, "Attributed"),
-            documented(202, CustomEventReply, "Recorded unattributed; do not retry"),
-            ...Object.entries(errors).map(([status, schema]) => documented(Number(status), schema, "Error")),
-          ),
+          responses: documented("events", [422, 500], { 200: CustomEventReply, 202: CustomEventReply }),
         },
       },
     )
@@ -125,8 +118,9 @@ export function eventsModule(deps: Deps) {
             "an undeclared name is 422 EVENT_NOT_DECLARED. Raw email and phone are not accepted here: the page sends their hashes. " +
             "Same answer as POST /v1/event. CORS-enabled; `text/plain` bodies accepted (sendBeacon).",
           security: [],
+          responses: documented("browser", [404, 422, 500]),
         },
-        response: { 200: CustomEventReply, 202: CustomEventReply, ...errors, 404: EventsError },
+        response: { 200: CustomEventReply, 202: CustomEventReply },
       },
     )
     .options("/v1/collect", browserPreflight, { detail: { hide: true } })
@@ -166,8 +160,9 @@ export function eventsModule(deps: Deps) {
             "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` with `identity` " +
             "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written. CORS-enabled; `text/plain` accepted.",
           security: [],
+          responses: documented("browser", [404, 500]),
         },
-        response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer() }), ...errors, 404: EventsError },
+        response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer() }) },
       },
     )
     .get(
@@ -181,8 +176,9 @@ export function eventsModule(deps: Deps) {
             "The player asks before it shows a lead form or watch gate: `submitted` is true when the viewer of this session (else of this device) " +
             "already left an email in this video's form, on any device that email was used on. Unknown codes answer false. CORS-enabled.",
           security: [],
+          responses: documented("browser", [503]),
         },
-        response: { 200: t.Object({ submitted: t.Boolean() }), 400: EventsError, 429: EventsError },
+        response: { 200: t.Object({ submitted: t.Boolean() }) },
       },
     )
     .get(
@@ -198,8 +194,9 @@ export function eventsModule(deps: Deps) {
             "identified (lead form, identify); `ended` says the course was finished. A lesson completes at its end, or when its quiz was passed. " +
             "Answers no identity. Unknown codes answer an empty list. Rate-limited per IP like /v1/collect. CORS-enabled.",
           security: [],
+          responses: documented("browser", [503]),
         },
-        response: { 200: t.Object({ completed: t.Array(t.String()), ended: t.Boolean() }), 400: EventsError, 429: EventsError },
+        response: { 200: t.Object({ completed: t.Array(t.String()), ended: t.Boolean() }) },
       },
     )
     .get(
@@ -215,8 +212,9 @@ export function eventsModule(deps: Deps) {
             "`fl_sid` session that carries an identity); null when there is none or the video was watched to its end. Answers a position only, never " +
             "an identity. Unknown codes answer null. Rate-limited per IP like /v1/collect. CORS-enabled.",
           security: [],
+          responses: documented("browser", [503]),
         },
-        response: { 200: t.Object({ position_s: t.Nullable(t.Integer()) }), 400: EventsError, 429: EventsError },
+        response: { 200: t.Object({ position_s: t.Nullable(t.Integer()) }) },
       },
     );
 }
