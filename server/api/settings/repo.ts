@@ -12,7 +12,8 @@ export interface DeployVersionRow {
   created_by: number | null;
   label: string | null;
   version_hash: string;
-  settings_snapshot: Settings;
+  /** Snapshots taken before a group existed lack it: read through `withDefaults`. */
+  settings_snapshot: Partial<Settings>;
   is_live: boolean;
   created_at: Date;
   updated_at: Date;

@@ -20,7 +20,8 @@ export interface VideoRow {
   player_version: string;
   plain_mode: boolean;
   default_orientation: "landscape" | "portrait";
-  settings: Settings;
+  /** Rows written before a group existed lack it: read through `withDefaults`. */
+  settings: Partial<Settings>;
   landscape_hls: string | null;
   portrait_hls: string | null;
   landscape_thumb: string | null;
