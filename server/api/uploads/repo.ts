@@ -1,9 +1,7 @@
 /** The SQL of upload sessions. Every read is bounded by the caller's workspace. */
 import type { ChunkPart, ChunkedState } from "../../storage/blob/index.ts";
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type Db } from "../../storage/postgres.ts";
 import type { OrientationName } from "./model.ts";
-
-type Db = Sql | TxSql;
 
 export interface UploadSessionRow {
   id: string;
@@ -76,7 +74,7 @@ export async function saveProgress(sql: Db, id: string, token: string, state: Ch
   const lease = keepSeconds > 0 ? sql`locked_until = now() + make_interval(secs => ${keepSeconds})` : sql`lock_token = NULL, locked_until = NULL`;
   // No RETURNING: the count of rows updated says whether the lease was still ours, in one answer packet less per chunk.
   const result = await sql`
-    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
+    UPDATE upload_sessions SET parts = ${json(sql, state.parts)}::jsonb, "offset" = ${state.offset}, updated_at = now(), ${lease}
     WHERE id = ${id} AND lock_token = ${token}`;
   return result.count > 0;
 }

@@ -1,5 +1,5 @@
 /** The SQL of videos. Every query is bounded by the caller's workspace. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type TxSql, type Db } from "../../storage/postgres.ts";
 import type { Settings } from "../../../contract/settings.ts";
 import type { SortColumn } from "./model.ts";
 
@@ -34,8 +34,6 @@ export interface VideoRow {
 
 export type SlimVideoRow = Pick<VideoRow, "id" | "title" | "code" | "workspace_id" | "created_at" | "updated_at">;
 
-type Db = Sql | TxSql;
-
 export async function findVideo(sql: Db, workspaceId: number, id: number): Promise<VideoRow | undefined> {
   const [row]: [VideoRow?] = await sql`SELECT * FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id}`;
   return row;
@@ -55,7 +53,7 @@ export async function insertVideo(
   const [row]: [VideoRow?] = await sql`
     INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings)
     VALUES (${video.workspace_id}, ${crypto.randomUUID()}, ${video.title}, ${video.folder_id}, ${sql.array(video.tags)},
-            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${sql.json(video.settings as never)})
+            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${json(sql, video.settings)})
     RETURNING *`;
   return row!;
 }

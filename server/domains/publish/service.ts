@@ -10,7 +10,7 @@
  *   await publishVideo(deps, video.workspace_id, video.id);
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import {
   compilePlayer,
   DEFAULT_SOURCES,
@@ -28,8 +28,6 @@ import { lockVideo } from "../../api/videos/repo.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { scriptUrl } from "../../api/videos/service.ts";
 import * as repo from "./repo.ts";
-
-type Db = Sql | TxSql;
 
 export interface Publication extends EntryPush {
   versionHash: string;
