@@ -304,7 +304,7 @@ export interface WorkspaceOverview {
   videos: WorkspaceOverviewRow[];
 }
 
-export interface AdSpendRow {
+export interface AdSpendEntry {
   id: number;
   video_id: number;
   date: string;
@@ -318,10 +318,10 @@ export interface AdSpendList {
   video_id: number;
   from: string;
   to: string;
-  ad_spend: AdSpendRow[];
+  ad_spend: AdSpendEntry[];
 }
 export interface AdSpendSaved {
-  ad_spend: AdSpendRow;
+  ad_spend: AdSpendEntry;
 }
 
 // ---- exports

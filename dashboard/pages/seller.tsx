@@ -6,7 +6,7 @@ import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select, Acti
 import { DIMENSIONS, money, num, pct, seconds } from "../seller-format.ts";
 import type {
   AdSpendList,
-  AdSpendRow as SpendRow,
+  AdSpendEntry as SpendRow,
   Breakdown as BreakdownReply,
   BreakdownRow,
   Retention,
