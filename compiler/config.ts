@@ -5,7 +5,7 @@
  */
 import type { Settings } from "../contract/settings.ts";
 import type { FeatureFlags } from "./flags.ts";
-import type { Orientation, PlayerConfig, PlaylistConfig, Rendition } from "../contract/player-config.ts";
+import type { Orientation, PlayerConfig, Rendition } from "../contract/player-config.ts";
 
 export type { PlayerConfig } from "../contract/player-config.ts";
 
@@ -29,10 +29,6 @@ export interface CompilerVideo {
 /** What the compiler knows about a video an item points at. */
 export type ItemMedia = Pick<CompilerVideo, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
-type Group = Record<string, unknown>;
-const group = (settings: Settings, name: string): Group => settings[name] ?? {};
-const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
 function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): Rendition | null {
   if (hls === null && poster === null) return null;
   // The encoder stores the measured size in the media jsonb (as `w`/`h`; `width`/`height` also read); read it defensively.
@@ -45,8 +41,7 @@ function orientation(hls: string | null, poster: string | null, media: unknown, 
 
 /** The item codes a playlist references, to resolve their media in one query. */
 export function playlistCodes(settings: Settings): string[] {
-  const items = listOf(group(settings, "playlist_options").items) as { video_code?: unknown }[];
-  return [...new Set(items.map((i) => i?.video_code).filter((c): c is string => typeof c === "string"))];
+  return [...new Set((settings.playlist_options.items ?? []).map((i) => i.video_code))];
 }
 
 export function playerConfig(opts: {
@@ -58,9 +53,8 @@ export function playerConfig(opts: {
   eventsUrl: string;
 }): PlayerConfig {
   const { video, settings, flags } = opts;
-  const playlist = group(settings, "playlist_options");
+  const playlist = settings.playlist_options;
   const media = new Map(opts.itemMedia.map((m) => [m.code, m]));
-  const text = (v: unknown) => (typeof v === "string" ? v : null);
   return {
     video: {
       id: video.id,
@@ -76,22 +70,21 @@ export function playerConfig(opts: {
     settings,
     playlist: flags.playlist
       ? {
-          // Validated by the playlist routes and settings schemas, so the strings are the unions the player expects.
-          playback_mode: String(playlist.playback_mode ?? "linear") as PlaylistConfig["playback_mode"],
+          playback_mode: playlist.playback_mode ?? "linear",
           auto_advance: playlist.auto_advance !== false,
-          auto_advance_delay_ms: typeof playlist.auto_advance_delay_ms === "number" ? playlist.auto_advance_delay_ms : 3000,
+          auto_advance_delay_ms: playlist.auto_advance_delay_ms ?? 3000,
           loop: playlist.loop === true,
-          lesson_navigation: String(playlist.lesson_navigation ?? "sidebar") as PlaylistConfig["lesson_navigation"],
-          playlist_chrome: String(playlist.playlist_chrome ?? "rail") as PlaylistConfig["playlist_chrome"],
-          items: (listOf(playlist.items) as Record<string, unknown>[]).map((item) => {
-            const m = media.get(String(item.video_code));
+          lesson_navigation: playlist.lesson_navigation ?? "sidebar",
+          playlist_chrome: playlist.playlist_chrome ?? "rail",
+          items: (playlist.items ?? []).map((item) => {
+            const m = media.get(item.video_code);
             const portrait = m?.default_orientation === "portrait";
             return {
-              video_code: String(item.video_code),
-              title: text(item.title),
-              lesson_label: text(item.lesson_label),
-              duration_s: typeof item.duration_s === "number" ? item.duration_s : null,
-              thumb_url: text(item.thumb_url),
+              video_code: item.video_code,
+              title: item.title ?? null,
+              lesson_label: item.lesson_label ?? null,
+              duration_s: item.duration_s ?? null,
+              thumb_url: item.thumb_url ?? null,
               hls: m ? ((portrait ? (m.portrait_hls ?? m.landscape_hls) : (m.landscape_hls ?? m.portrait_hls)) ?? null) : null,
               poster: m ? ((portrait ? (m.portrait_thumb ?? m.landscape_thumb) : (m.landscape_thumb ?? m.portrait_thumb)) ?? null) : null,
             };

@@ -13,10 +13,11 @@
  *   featureFlags({ chapters_options: { enabled: true, chapters: [{ time_s: 0, title: "Intro" }] } }).chapters; // true
  *   flagDefines(featureFlags(settings)); // { "__FL_FEATURES__.chapters": "true", ... }
  */
+import type { GroupName } from "../contract/settings.ts";
 
 interface FlagRule {
   /** The option group whose `enabled: true` turns the feature on. */
-  readonly group: string;
+  readonly group: GroupName;
   /** A list in that group that must also be non-empty (a feature with nothing to show ships no code). */
   readonly nonEmpty?: string;
   /** False for a group without an `enabled` switch: the non-empty list alone turns it on. */
@@ -26,7 +27,7 @@ interface FlagRule {
   /** The group's fields, any of which turns the feature on when true or a non-empty text, when its switch is not `enabled`. */
   readonly switches?: readonly string[];
   /** Another group's field whose non-empty value turns the feature on too: `[group, field]`. */
-  readonly orField?: readonly [string, string];
+  readonly orField?: readonly [GroupName, string];
 }
 
 export const FEATURE_FLAGS = {

@@ -5,10 +5,10 @@
  * keys through, because docs/api.md "Video settings" rule 3 says nested keys are not
  * filtered. The server runs them on the merged result (server/api/settings/validation.ts, rule 4).
  */
-import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
+import { type Static, Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 
 export interface OptionGroup {
-  name: string;
+  name: GroupName;
   /** One of the 18 groups `copy_from` copies (docs/api.md "Videos" rule 1). */
   copied: boolean;
   /** The five groups draft/deploy drop silently (docs/api.md "Video settings" rule 3). */
@@ -43,14 +43,14 @@ const color = () => Type.String({ format: CSS_COLOR_FORMAT, error: "must be a va
 /** A colour the merged settings must always hold (docs/api.md: hard-required). */
 const requiredColor = () => color();
 const optColor = () => opt(Type.Union([color(), Type.Null()], { error: "must be a valid CSS colour or null" }));
-const oneOf = (values: readonly string[]) =>
+const oneOf = <const T extends string>(values: readonly T[]) =>
   opt(
     Type.Union(
       values.map((v) => Type.Literal(v)),
       { error: `must be one of ${values.join(", ")}` },
     ),
   );
-const list = (item: TSchema, maxItems = 500) => opt(Type.Array(item, { maxItems, error: `must be a list of at most ${maxItems} entries` }));
+const list = <T extends TSchema>(item: T, maxItems = 500) => opt(Type.Array(item, { maxItems, error: `must be a list of at most ${maxItems} entries` }));
 /** A link the player opens: http or https only, so a setting can never become a `javascript:` URL on a customer's page. */
 const webUrl = () =>
   opt(
@@ -59,7 +59,7 @@ const webUrl = () =>
     }),
   );
 const seconds = () => Type.Number({ minimum: 0, maximum: 604_800, error: "must be a number of seconds from 0 to 604800" });
-const obj = (props: TProperties) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
+const obj = <P extends TProperties>(props: P) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
 
 // ---- list entries ----
 const Chapter = obj({ time_s: opt(Type.Number({ minimum: 0, error: "must be a number of at least 0" })), title: text(255) });
@@ -141,8 +141,15 @@ const Note = obj({
   url: webUrl(),
 });
 
-const group = (name: string, defaults: Record<string, unknown>, props: TProperties, flags: { copied?: boolean; apiWritable?: boolean } = {}): OptionGroup => ({
-  name,
+/**
+ * One group's entry: its defaults are checked against its own schema's type (extra
+ * keys pass, as the schema lets them through), and the schema keeps its static type.
+ */
+const group = <P extends TProperties>(
+  defaults: NoInfer<Static<TObject<P>>> & Record<string, unknown>,
+  props: P,
+  flags: { copied?: boolean; apiWritable?: boolean } = {},
+) => ({
   copied: flags.copied ?? false,
   apiWritable: flags.apiWritable ?? true,
   defaults,
@@ -153,10 +160,13 @@ export const PLAYLIST_MODES = ["linear", "course"] as const;
 export const LESSON_NAVIGATION = ["sidebar", "next-button", "both", "none"] as const;
 export const PLAYLIST_CHROME = ["rail", "button"] as const;
 
-export const OPTION_GROUPS: readonly OptionGroup[] = [
+/**
+ * The registry, keyed by group name in docs/api.md's order (OPTION_GROUPS keeps
+ * it): each schema keeps its static type, which `Settings` is built from.
+ */
+const GROUPS = {
   // The 18 groups copied by copy_from, in docs/api.md's order.
-  group(
-    "style_options",
+  style_options: group(
     { main_color: "#2563eb", background_color: "#000000", text_color: "#ffffff", font_family: "system-ui", border_radius: 8, logo_url: null },
     {
       main_color: requiredColor(),
@@ -168,8 +178,7 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { copied: true },
   ),
-  group(
-    "playback_options",
+  playback_options: group(
     { controls: true, show_play_button: true, allow_seek: true, allow_speed: true, loop: false, start_time_s: 0, preload: "metadata", hls_engine: "auto" },
     {
       controls: bool(),
@@ -183,37 +192,32 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { copied: true },
   ),
-  group(
-    "autoplay_options",
+  autoplay_options: group(
     { enabled: false, muted: true, unmute_prompt: true, unmute_prompt_text: "Click to unmute" },
     { enabled: bool(), muted: bool(), unmute_prompt: bool(), unmute_prompt_text: text(255) },
     { copied: true },
   ),
-  group(
-    "progress_options",
+  progress_options: group(
     { enabled: true, background_color: "#ffffff33", bar_color: "#2563eb", height_px: 4, fast_start: false },
     { enabled: bool(), background_color: requiredColor(), bar_color: requiredColor(), height_px: int(1, 32), fast_start: bool() },
     { copied: true },
   ),
-  group("actions_options", { enabled: false, actions: [] }, { enabled: bool(), actions: list(Action, 100) }, { copied: true, apiWritable: false }),
-  group(
-    "pixels_options",
+  actions_options: group({ enabled: false, actions: [] }, { enabled: bool(), actions: list(Action, 100) }, { copied: true, apiWritable: false }),
+  pixels_options: group(
     { enabled: false, facebook_pixel_id: null, google_tag_id: null, tiktok_pixel_id: null },
     { enabled: bool(), facebook_pixel_id: text(64), google_tag_id: text(64), tiktok_pixel_id: text(64) },
     { copied: true },
   ),
-  group(
-    "continue_watching_options",
+  continue_watching_options: group(
     { enabled: true, prompt_text: "Continue where you left off?", min_seconds: 10 },
     { enabled: bool(), prompt_text: text(255), min_seconds: num() },
     { copied: true },
   ),
-  group("turbo_options", { enabled: false, preload_segments: 1 }, { enabled: bool(), preload_segments: int(0, 10) }, { copied: true }),
-  group("timed_events_options", { events: [] }, { events: list(TimedEvent, 200) }, { copied: true }),
-  group("user_events_options", { enabled: false, events: [] }, { enabled: bool(), events: list(UserEvent, 100) }, { copied: true }),
-  group("chapters_options", { enabled: false, chapters: [] }, { enabled: bool(), chapters: list(Chapter) }, { copied: true }),
-  group(
-    "playlist_options",
+  turbo_options: group({ enabled: false, preload_segments: 1 }, { enabled: bool(), preload_segments: int(0, 10) }, { copied: true }),
+  timed_events_options: group({ events: [] }, { events: list(TimedEvent, 200) }, { copied: true }),
+  user_events_options: group({ enabled: false, events: [] }, { enabled: bool(), events: list(UserEvent, 100) }, { copied: true }),
+  chapters_options: group({ enabled: false, chapters: [] }, { enabled: bool(), chapters: list(Chapter) }, { copied: true }),
+  playlist_options: group(
     {
       enabled: false,
       playback_mode: "linear",
@@ -238,9 +242,8 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { copied: true },
   ),
-  group("engagement_options", { enabled: true, heartbeat_s: 5 }, { enabled: bool(), heartbeat_s: int(1, 60) }, { copied: true }),
-  group(
-    "lead_form_options",
+  engagement_options: group({ enabled: true, heartbeat_s: 5 }, { enabled: bool(), heartbeat_s: int(1, 60) }, { copied: true }),
+  lead_form_options: group(
     { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", button_text: "Continue", skippable: true, skip_text: "Skip" },
     {
       enabled: bool(),
@@ -267,37 +270,32 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { copied: true },
   ),
-  group("notes_options", { enabled: false, notes: [] }, { enabled: bool(), notes: list(Note, 200) }, { copied: true }),
-  group("quiz_options", { enabled: false, questions: [] }, { enabled: bool(), questions: list(QuizQuestion, 50) }, { copied: true }),
-  group(
-    "watch_gate_options",
+  notes_options: group({ enabled: false, notes: [] }, { enabled: bool(), notes: list(Note, 200) }, { copied: true }),
+  quiz_options: group({ enabled: false, questions: [] }, { enabled: bool(), questions: list(QuizQuestion, 50) }, { copied: true }),
+  watch_gate_options: group(
     { enabled: false, gate_time_s: 0, message: null },
     { enabled: bool(), gate_time_s: opt(seconds()), message: text(500) },
     { copied: true },
   ),
-  group("cross_device_resume_options", { enabled: false }, { enabled: bool() }, { copied: true }),
+  cross_device_resume_options: group({ enabled: false }, { enabled: bool() }, { copied: true }),
   // The rest a VSL player needs.
-  group(
-    "captions_options",
+  captions_options: group(
     { enabled: false, default_language: null, tracks: [], font_size: "medium" },
     { enabled: bool(), default_language: text(16), tracks: list(CaptionTrack, 50), font_size: oneOf(["small", "medium", "large"]) },
   ),
-  group("cta_cards_options", { enabled: false, cards: [] }, { enabled: bool(), cards: list(CtaCard, 100) }),
-  group("cloak_options", { enabled: false }, { enabled: bool() }, { apiWritable: false }),
-  group(
-    "headline_options",
+  cta_cards_options: group({ enabled: false, cards: [] }, { enabled: bool(), cards: list(CtaCard, 100) }),
+  cloak_options: group({ enabled: false }, { enabled: bool() }, { apiWritable: false }),
+  headline_options: group(
     { enabled: false, text: null, color: "#ffffff", background_color: "#000000aa", font_size_px: 28 },
     { enabled: bool(), text: text(500), color: optColor(), background_color: optColor(), font_size_px: int(10, 96) },
     { apiWritable: false },
   ),
-  group(
-    "pitch_time_options",
+  pitch_time_options: group(
     { enabled: false, time_s: null, persist: true },
     { enabled: bool(), time_s: opt(Type.Union([seconds(), Type.Null()], { error: "must be a number of seconds from 0 to 604800, or null" })), persist: bool() },
     { apiWritable: false },
   ),
-  group(
-    "share_options",
+  share_options: group(
     { enabled: false, networks: [] },
     {
       enabled: bool(),
@@ -313,41 +311,34 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
     },
     { apiWritable: false },
   ),
-  group(
-    "controls_options",
+  controls_options: group(
     { play: true, progress: true, time: true, volume: true, fullscreen: true, settings: true, pip: false },
     { play: bool(), progress: bool(), time: bool(), volume: bool(), fullscreen: bool(), settings: bool(), pip: bool() },
   ),
-  group(
-    "thumbnail_options",
+  thumbnail_options: group(
     { enabled: false, mode: "poster", custom_url: null, show_play_overlay: true, overlay_text: null },
     { enabled: bool(), mode: oneOf(["poster", "custom", "none"]), custom_url: webUrl(), show_play_overlay: bool(), overlay_text: text(255) },
   ),
-  group(
-    "end_screen_options",
+  end_screen_options: group(
     { enabled: false, mode: "last_frame", text: null, button_text: null, button_url: null },
     { enabled: bool(), mode: oneOf(["last_frame", "poster", "replay", "text"]), text: text(500), button_text: text(100), button_url: webUrl() },
   ),
-  group(
-    "speed_options",
+  speed_options: group(
     { speeds: [0.5, 1, 1.25, 1.5, 2], default_speed: 1 },
     {
       speeds: list(Type.Number({ exclusiveMinimum: 0, maximum: 16 }), 16),
       default_speed: opt(Type.Number({ exclusiveMinimum: 0, maximum: 16, error: "must be a number above 0 and at most 16" })),
     },
   ),
-  group(
-    "sticky_options",
+  sticky_options: group(
     { enabled: false, position: "bottom-right", width_px: 320 },
     { enabled: bool(), position: oneOf(["bottom-right", "bottom-left", "top-right", "top-left"]), width_px: int(160, 640) },
   ),
-  group(
-    "exit_intent_options",
+  exit_intent_options: group(
     { enabled: false, message: null, button_text: null, button_url: null },
     { enabled: bool(), message: text(500), button_text: text(100), button_url: webUrl() },
   ),
-  group(
-    "countdown_options",
+  countdown_options: group(
     { enabled: false, ends_at: null, text: null, expired_text: null },
     {
       enabled: bool(),
@@ -356,38 +347,46 @@ export const OPTION_GROUPS: readonly OptionGroup[] = [
       expired_text: text(255),
     },
   ),
-  group("split_test_options", { enabled: false, split_test_id: null, variations: [] }, { enabled: bool(), variations: list(obj({}), 20) }),
-  group(
-    "seo_options",
-    { title: null, description: null, transcript_enabled: false },
-    { title: text(255), description: text(2000), transcript_enabled: bool() },
-  ),
-  group(
-    "branding_options",
+  split_test_options: group({ enabled: false, split_test_id: null, variations: [] }, { enabled: bool(), variations: list(obj({}), 20) }),
+  seo_options: group({ title: null, description: null, transcript_enabled: false }, { title: text(255), description: text(2000), transcript_enabled: bool() }),
+  branding_options: group(
     { show_logo: false, logo_url: null, logo_link: null, watermark: false },
     { show_logo: bool(), logo_url: url(), logo_link: url(), watermark: bool() },
   ),
-  group("analytics_options", { enabled: true, track_ip: false }, { enabled: bool(), track_ip: bool() }),
-  group("transcript_options", { enabled: false, language: null }, { enabled: bool(), language: text(16) }),
-];
+  analytics_options: group({ enabled: true, track_ip: false }, { enabled: bool(), track_ip: bool() }),
+  transcript_options: group({ enabled: false, language: null }, { enabled: bool(), language: text(16) }),
+};
 
-export const GROUP_NAMES = OPTION_GROUPS.map((g) => g.name);
+type Registry = typeof GROUPS;
+/** The name of an option group, e.g. `style_options`. */
+export type GroupName = keyof Registry;
+
+/** Every option group with its fields as the registry's schemas type them. */
+export type Settings = { [K in GroupName]: Static<Registry[K]["schema"]> };
+
+/**
+ * Any subset of the groups, each any subset of its fields: a draft or deploy
+ * body (docs/api.md "Video settings" rule 1), or a snapshot written before a
+ * group or field existed.
+ */
+export type PartialSettings = { [K in GroupName]?: Partial<Settings[K]> };
+
+// Object.keys types its result as string[]; the keys are exactly the registry's.
+export const GROUP_NAMES = Object.keys(GROUPS) as GroupName[];
+export const OPTION_GROUPS: readonly OptionGroup[] = GROUP_NAMES.map((name) => ({ name, ...GROUPS[name] }));
 export const COPIED_GROUPS = OPTION_GROUPS.filter((g) => g.copied).map((g) => g.name);
 export const API_WRITABLE_GROUPS = OPTION_GROUPS.filter((g) => g.apiWritable).map((g) => g.name);
 
-export type Settings = Record<string, Record<string, unknown>>;
-
 /** The settings of a new video: every group at its defaults. */
 export function defaultSettings(): Settings {
-  return Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, structuredClone(g.defaults)]));
+  return withDefaults({});
 }
 
 /**
  * Stored settings completed with defaults for groups added since the row was
  * written. Shares the stored objects (callers must not mutate the result).
  */
-export function withDefaults(stored: Settings): Settings {
-  const settings: Settings = {};
-  for (const group of OPTION_GROUPS) settings[group.name] = stored[group.name] ?? structuredClone(group.defaults);
-  return settings;
+export function withDefaults(stored: Partial<Settings>): Settings {
+  // Built group by group, so no type pairs each name with its group's value; each is that group's stored value or its defaults.
+  return Object.fromEntries(OPTION_GROUPS.map((g) => [g.name, stored[g.name] ?? structuredClone(g.defaults)])) as Settings;
 }

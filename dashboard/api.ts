@@ -3,35 +3,51 @@
  * (docs/api.md, admin key) and the application API (docs/api.md, a scoped token
  * the dashboard mints for itself through the operator API).
  */
+import type { TokenMinted } from "../contract/api.ts";
 import { navigate } from "./router.ts";
 import * as session from "./session.ts";
 
 /** Every scope the dashboard's own pages need (docs/api.md "Authentication"). */
 const DASHBOARD_SCOPES = ["videos:read", "videos:write", "analytics:read", "webhooks:write"];
 
+/**
+ * An error body in any of the shapes docs/api.md gives them: `{error: {code, message}}`,
+ * the events host's `{error, message}`, a 422's `{message, errors: {field: [text]}}`.
+ * Read defensively: a proxy in between may answer anything.
+ */
+interface ErrorBody {
+  error?: unknown;
+  message?: unknown;
+  errors?: unknown;
+}
+const asErrorBody = (body: unknown): ErrorBody => (body && typeof body === "object" ? body : {});
+const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly body: any,
+    readonly body: unknown,
   ) {
     super(messageOf(status, body));
   }
   /** 422 `{message, errors: {field: [text]}}`. */
   get fieldErrors(): Record<string, string[]> {
-    return this.status === 422 && this.body && typeof this.body.errors === "object" ? this.body.errors : {};
+    const { errors } = asErrorBody(this.body);
+    return this.status === 422 && errors && typeof errors === "object" ? (errors as Record<string, string[]>) : {};
   }
   get code(): string | undefined {
-    const e = this.body?.error;
-    return typeof e === "string" ? e : e?.code;
+    const { error } = asErrorBody(this.body);
+    const code = typeof error === "string" ? error : asRecord(error).code;
+    return typeof code === "string" ? code : undefined;
   }
 }
 
-function messageOf(status: number, body: any): string {
-  if (body && typeof body === "object") {
-    if (typeof body.error === "object" && body.error?.message) return body.error.message;
-    if (typeof body.message === "string") return body.message;
-    if (typeof body.error === "string") return body.error;
-  }
+function messageOf(status: number, raw: unknown): string {
+  const body = asErrorBody(raw);
+  const nested = asRecord(body.error).message;
+  if (typeof nested === "string" && nested) return nested;
+  if (typeof body.message === "string") return body.message;
+  if (typeof body.error === "string") return body.error;
   if (status === 0) return "The server could not be reached. Check the connection and try again.";
   return `The server answered ${status}.`;
 }
@@ -42,7 +58,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-async function send(credential: string, method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: any; headers: Headers }> {
+/** A response: `body` is the parsed JSON (or the text, when not JSON), typed by the caller's `T`. */
+export interface Reply<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+async function send<T>(credential: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: "application/json", ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
@@ -57,20 +80,21 @@ async function send(credential: string, method: string, path: string, opts: Call
     throw new HttpError(0, null);
   }
   const text = await res.text();
-  let parsed: any = text;
+  let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
     /* not JSON: keep the text */
   }
   if (!res.ok) throw new HttpError(res.status, parsed);
-  return { status: res.status, body: parsed, headers: res.headers };
+  // The API's own answer: its shape is the contract the caller names (contract/api.ts), checked against the server's schemas.
+  return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
 /** Operator API under /admin/v1. A key the server no longer accepts ends the session. */
-export async function admin<T = any>(method: string, path: string, opts?: CallOptions): Promise<T> {
+export async function admin<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<T> {
   try {
-    return (await send(session.adminKey(), method, `/admin/v1${path}`, opts)).body as T;
+    return (await send<T>(session.adminKey(), method, `/admin/v1${path}`, opts)).body;
   } catch (error) {
     if (error instanceof HttpError && error.status === 401) {
       session.clearSession();
@@ -85,7 +109,7 @@ export async function ensureToken(workspaceId: number): Promise<string> {
   const current = session.sessionToken(workspaceId);
   // Renew an hour early so a long page does not die mid-upload.
   if (current && (!current.expires_at || Date.parse(current.expires_at) - Date.now() > 3_600_000)) return current.secret;
-  const minted = await admin<{ token: { id: number; expires_at: string | null }; secret: string }>("POST", `/workspaces/${workspaceId}/tokens`, {
+  const minted = await admin<TokenMinted>("POST", `/workspaces/${workspaceId}/tokens`, {
     body: { name: "Dashboard session", scopes: DASHBOARD_SCOPES, expires_in_days: 1 },
   });
   session.setSessionToken(workspaceId, { id: minted.token.id, secret: minted.secret, expires_at: minted.token.expires_at });
@@ -93,20 +117,20 @@ export async function ensureToken(workspaceId: number): Promise<string> {
 }
 
 /** Application API under /api/v1, as the current workspace. A revoked or expired session token is replaced once. */
-export async function call<T = any>(method: string, path: string, opts?: CallOptions): Promise<T> {
-  return (await callFull(method, path, opts)).body as T;
+export async function call<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<T> {
+  return (await callFull<T>(method, path, opts)).body;
 }
 
-export async function callFull(method: string, path: string, opts?: CallOptions): Promise<{ status: number; body: any; headers: Headers }> {
+export async function callFull<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>> {
   const ws = session.workspace();
   if (!ws) throw new HttpError(401, { error: { code: "NO_WORKSPACE", message: "Choose a workspace first." } });
   const url = path.startsWith("/api/") ? path : `/api/v1${path}`;
   try {
-    return await send(await ensureToken(ws.id), method, url, opts);
+    return await send<T>(await ensureToken(ws.id), method, url, opts);
   } catch (error) {
     if (error instanceof HttpError && error.status === 401 && error.code === "INVALID_TOKEN") {
       session.clearSessionToken(ws.id);
-      return send(await ensureToken(ws.id), method, url, opts);
+      return send<T>(await ensureToken(ws.id), method, url, opts);
     }
     throw error;
   }

@@ -2,6 +2,7 @@
  * The preview frame: runs the video's real embed snippet (GET /videos/{id}/embed)
  * on a page of its own, so the dashboard's stricter CSP stays untouched.
  */
+import type { EmbedRead } from "../contract/api.ts";
 import * as session from "./session.ts";
 
 const out = document.getElementById("preview")!;
@@ -16,7 +17,7 @@ async function show(): Promise<void> {
   const mode = params.get("mode") === "plain" ? "?mode=plain" : "";
   const res = await fetch(`/api/v1/videos/${id}/embed${mode}`, { headers: { Authorization: `Bearer ${token.secret}` }, cache: "no-store" });
   if (!res.ok) throw new Error(`The embed code could not be loaded (${res.status}).`);
-  const { html } = (await res.json()) as { html: string };
+  const { html } = (await res.json()) as EmbedRead;
   out.textContent = "";
   // A contextual fragment runs its <script> elements when inserted, exactly as on a customer's page.
   out.append(document.createRange().createContextualFragment(html));

@@ -3,12 +3,9 @@
  * token live in sessionStorage (gone when the tab closes, never in a URL);
  * only unfinished uploads go to localStorage, so a reload can resume them.
  */
-export interface Workspace {
-  id: number;
-  code: string;
-  name: string;
-  created_at: string;
-}
+import type { Workspace } from "../contract/api.ts";
+
+export type { Workspace };
 
 export interface SessionToken {
   id: number;

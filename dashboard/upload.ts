@@ -6,6 +6,7 @@
  * choosing the same file again after a reload continues where the server is.
  */
 import { type DetailedError, Upload } from "tus-js-client";
+import type { UploadCompleted, UploadSession as Session, VideoStatus } from "../contract/api.ts";
 import { HttpError, call, currentToken } from "./api.ts";
 import * as session from "./session.ts";
 
@@ -37,12 +38,6 @@ export interface UploadState {
   size: number;
   resumedFrom?: number;
   message?: string;
-}
-
-interface Session {
-  upload_id: string;
-  chunk_size: number;
-  offset: number;
 }
 
 /** Waits between tries of a failed request: about three minutes in all, then the error is shown. */
@@ -128,7 +123,13 @@ function sendBytes(up: Session, file: File, report: Report, signal?: AbortSignal
   });
 }
 
-export async function uploadFile(videoId: number, file: File, orientation: string, onState: (s: UploadState) => void, signal?: AbortSignal): Promise<any> {
+export async function uploadFile(
+  videoId: number,
+  file: File,
+  orientation: string,
+  onState: (s: UploadState) => void,
+  signal?: AbortSignal,
+): Promise<VideoStatus> {
   const mime = mimeOf(file);
   if (!mime) throw new Error("This file type is not accepted. Use mp4, mov, m4v, avi, webm, ogv, 3gp or mkv.");
   const fp = fingerprintOf(videoId, orientation, file);
@@ -140,7 +141,7 @@ export async function uploadFile(videoId: number, file: File, orientation: strin
   try {
     await sendBytes(up, file, report, signal);
     report("completing", file.size);
-    const done = await call<{ video: any }>("POST", `/uploads/${encodeURIComponent(up.upload_id)}/complete`, { signal });
+    const done = await call<UploadCompleted>("POST", `/uploads/${encodeURIComponent(up.upload_id)}/complete`, { signal });
     session.clearPendingUpload(fp);
     report("done", file.size);
     return done.video;

@@ -71,6 +71,7 @@ export function createApp(deps: Deps, options: AppOptions) {
           specPath: "/api/v1/openapi.json",
           provider: "scalar",
           // An absolute spec URL: the plugin's default is relative and resolves to /api/v1/api/v1/openapi.json from this page.
+          // The plugin's type marks every Scalar option required, though Scalar defaults them.
           scalar: { cdn: "/api/v1/docs/scalar.js", url: "/api/v1/openapi.json" } as never,
           exclude: { paths: ["/health", "/api/v1/docs/scalar.js"] },
           documentation: {

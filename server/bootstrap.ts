@@ -39,9 +39,8 @@ export async function ensureDefaultWorkspace(deps: Deps): Promise<{ workspaceId:
     await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`;
     const [any] = await tx`SELECT id FROM workspaces LIMIT 1`;
     if (any) return undefined;
-    const txSql = tx as unknown as Deps["sql"];
-    const { workspace, legacyKey } = await createWorkspace(txSql, "Default");
-    const { secret } = await createToken({ sql: txSql, clock: deps.clock }, workspace.id, { name: "Default token", scopes: [...ALL_SCOPES] });
+    const { workspace, legacyKey } = await createWorkspace(tx, "Default");
+    const { secret } = await createToken({ sql: tx, clock: deps.clock }, workspace.id, { name: "Default token", scopes: [...ALL_SCOPES] });
     return { workspaceId: workspace.id, token: secret, legacyKey };
   });
 }

@@ -6,33 +6,15 @@ import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } 
 import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
+import type { AnalyticsSummary, ConversionsByName, EventsPage, ExportCreated, ExportRead, Page, Retention, SlimVideo, VideoRead } from "../../contract/api.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const daysAgo = (n: number) => day(new Date(Date.now() - n * 86_400_000));
 
-interface Summary {
-  plays: number;
-  unique_plays: number;
-  completion_count: number;
-  completion_rate: number;
-  avg_watch_time_s: number;
-  bounce_count: number;
-}
-interface EventRow {
-  event_type: string;
-  event: string | null;
-  session_code: string | null;
-  watch_seconds: number | null;
-  video_time: number | null;
-  created_at: string;
-}
-type EventsPage = { video_id: number; page: number; per_page: number; events: { total: number; data: EventRow[] } };
+type Summary = AnalyticsSummary["summary"];
 
 export function AnalyticsPicker() {
-  const list = useAsync(
-    (signal) => call<{ data: { id: number; title: string }[]; total: number }>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }),
-    [],
-  );
+  const list = useAsync((signal) => call<Page<SlimVideo>>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }), []);
   const [chosen, setChosen] = useState("");
   return (
     <section>
@@ -71,25 +53,18 @@ export function Analytics({ id }: { id: number }) {
   const [to, setTo] = useState(day(new Date()));
   const [range, setRange] = useState({ from, to, n: 0 });
   const [spendVersion, setSpendVersion] = useState(0);
-  const video = useAsync((signal) => call<{ video: { title: string } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
+  const video = useAsync((signal) => call<VideoRead>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
   const deps = [id, range.from, range.to, range.n];
   const q = qs({ from: range.from, to: range.to });
-  const summary = useAsync((signal) => call<{ summary: Summary }>("GET", `/videos/${id}/analytics/summary${q}`, { signal }).then((r) => r.summary), deps);
+  const summary = useAsync((signal) => call<AnalyticsSummary>("GET", `/videos/${id}/analytics/summary${q}`, { signal }).then((r) => r.summary), deps);
   const retention = useAsync(
     (signal) =>
-      call<{ buckets: { bucket_pct: number; watch_pct: number }[] }>(
-        "GET",
-        `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`,
-        { signal },
-      ).then((r) => r.buckets),
+      call<Retention>("GET", `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`, { signal }).then((r) => r.buckets),
     deps,
   );
   const plays = useAsync((signal) => playsPerDay(id, range.from, range.to, signal), deps);
   const conversions = useAsync(
-    (signal) =>
-      call<{ conversions: { event_name: string; count: number; total_revenue: number }[] }>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then(
-        (r) => r.conversions,
-      ),
+    (signal) => call<ConversionsByName>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then((r) => r.conversions),
     deps,
   );
   const invalid = from > to;
@@ -310,7 +285,7 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
     setError(undefined);
     try {
       setState("Requesting the export…");
-      let ex = await call<{ export_id: string; status: string; download_url: string | null }>("POST", "/exports", {
+      let ex: ExportCreated | ExportRead = await call<ExportCreated>("POST", "/exports", {
         body: { video_ids: [id], from, to, format, type, ...(type === "breakdown" ? { by } : {}) },
         headers: { "Idempotency-Key": key.v },
       });
@@ -318,7 +293,7 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
       for (let i = 0; i < 80 && ex.status !== "ready" && ex.status !== "failed"; i++) {
         setState(`Building the export (${ex.status})…`);
         await new Promise((r) => setTimeout(r, 1500));
-        ex = await call("GET", `/exports/${encodeURIComponent(ex.export_id)}`);
+        ex = await call<ExportRead>("GET", `/exports/${encodeURIComponent(ex.export_id)}`);
       }
       if (ex.status === "failed") throw new Error("The export failed on the server.");
       if (ex.status !== "ready" || !ex.download_url) throw new Error("The export is taking too long; try again in a moment.");

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select, BarCell } from "../components.tsx";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
+import type { WorkspaceOverview as Overview, WorkspaceOverviewRow as Row } from "../../contract/api.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -14,19 +15,6 @@ const SORTS = [
   { v: "impressions", l: "Impressions" },
   { v: "unmute_rate", l: "Unmute rate" },
 ];
-
-interface Row extends SellerMetrics {
-  video_id: number;
-  video_code: string;
-  title: string;
-}
-interface Overview {
-  currency: string | null;
-  page: number;
-  per_page: number;
-  total: number;
-  videos: Row[];
-}
 
 export function Home() {
   const [from, setFrom] = useState(day(new Date(Date.now() - 30 * 86_400_000)));

@@ -11,7 +11,9 @@ import * as session from "../session.ts";
 import { ErrorBox, Field, Notice, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
 import { Preview } from "./video.tsx";
 import { VideoNav } from "./video-nav.tsx";
-import type { GroupForm } from "./player-forms/kit.tsx";
+import type { DeployVersion, Deployed, Page, Restored, SettingsRead, VideoRead, VideoWithSettings } from "../../contract/api.ts";
+import type { GroupName, PartialSettings, Settings } from "../../contract/settings.ts";
+import type { GroupForm, KeysOf, SetField } from "./player-forms/kit.tsx";
 import { chaptersForm } from "./player-forms/chapters.tsx";
 import { analyticsForm, continueWatchingForm, engagementForm } from "./player-forms/viewer-data.tsx";
 import { ctaCardsForm } from "./player-forms/cta-cards.tsx";
@@ -41,7 +43,6 @@ import { brandingForm } from "./player-forms/branding.tsx";
 import { seoForm } from "./player-forms/seo.tsx";
 import { transcriptForm } from "./player-forms/transcript.tsx";
 
-type Settings = Record<string, any>;
 /** Option groups with a form in its own file (player-forms/), one line each. */
 const GROUP_FORMS: GroupForm[] = [
   playbackForm,
@@ -75,24 +76,29 @@ const GROUP_FORMS: GroupForm[] = [
   analyticsForm,
   engagementForm,
 ];
-const FORM_GROUPS = ["style_options", "progress_options", "autoplay_options", "controls_options", ...GROUP_FORMS.map((f) => f.group)];
-const CONTROLS = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
+const FORM_GROUPS: GroupName[] = ["style_options", "progress_options", "autoplay_options", "controls_options", ...GROUP_FORMS.map((f) => f.group)];
+const CONTROLS: (keyof Settings["controls_options"])[] = ["play", "progress", "time", "volume", "settings", "fullscreen", "pip"];
 
 const idOf = (path: string) => "f-" + path.replace(/[^a-z0-9_]+/gi, "-");
 const clone = <T,>(v: T): T => JSON.parse(JSON.stringify(v));
-/** The option groups of a full video (deploy and restore answer with one). */
-const groupsOf = (video: Settings): Settings => Object.fromEntries(Object.entries(video).filter(([k]) => k.endsWith("_options")));
+const isFormGroup = (key: string): key is GroupName => (FORM_GROUPS as string[]).includes(key);
 
-function restOf(s: Settings): string {
-  const rest: Settings = {};
-  for (const k of Object.keys(s)) if (!FORM_GROUPS.includes(k)) rest[k] = s[k];
+/** A group of the form, copied from `from` into `to`. */
+function copyGroup<G extends GroupName>(to: PartialSettings, from: PartialSettings, group: G): void {
+  to[group] = clone(from[group] ?? {});
+}
+
+/** The option groups without a form, as JSON. A full video (deploy and restore answer with one) carries other fields too. */
+function restOf(s: PartialSettings | VideoWithSettings): string {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) if (k.endsWith("_options") && !isFormGroup(k)) rest[k] = v;
   return JSON.stringify(rest, null, 2);
 }
 
 export function PlayerSettings({ id }: { id: number }) {
-  const video = useAsync((signal) => call<{ video: { title: string } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
-  const live = useAsync((signal) => call<{ settings: Settings }>("GET", `/videos/${id}/settings`, { signal }).then((r) => r.settings), [id]);
-  const [form, setForm] = useState<Settings>();
+  const video = useAsync((signal) => call<VideoRead>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
+  const live = useAsync((signal) => call<SettingsRead>("GET", `/videos/${id}/settings`, { signal }).then((r) => r.settings), [id]);
+  const [form, setForm] = useState<PartialSettings>();
   const [json, setJson] = useState("");
   const [label, setLabel] = useState("");
   const [error, setError] = useState<unknown>();
@@ -102,9 +108,10 @@ export function PlayerSettings({ id }: { id: number }) {
   const [previewVersion, setPreviewVersion] = useState(0);
   const [deploysKey, setDeploysKey] = useState(0);
 
-  const apply = (settings: Settings) => {
-    const f: Settings = {};
-    for (const g of FORM_GROUPS) f[g] = clone(settings[g] ?? {});
+  /** Shows `settings` (or the groups of a full video) in the form and the JSON box. */
+  const apply = (settings: PartialSettings | VideoWithSettings) => {
+    const f: PartialSettings = {};
+    for (const g of FORM_GROUPS) copyGroup(f, settings, g);
     setForm(f);
     setJson(restOf(settings));
   };
@@ -112,10 +119,13 @@ export function PlayerSettings({ id }: { id: number }) {
     if (live.data) apply(live.data);
   }, [live.data]);
 
-  const set = (group: string, key: string, value: unknown) => setForm((f) => ({ ...f, [group]: { ...f![group], [key]: value } }));
+  // The page's own fields below name their keys by kind (KeysOf), which TS cannot carry to the value: they set through this.
+  const setField = (group: GroupName, key: PropertyKey, value: unknown) => setForm((f) => ({ ...f, [group]: { ...f?.[group], [key]: value } }));
+  const set: SetField = setField;
 
-  const payload = (): Settings | undefined => {
-    let rest: Settings;
+  /** The body of a draft or deploy: the form's groups over the JSON box's. */
+  const payload = (): Record<string, unknown> | undefined => {
+    let rest: unknown;
     try {
       rest = json.trim() ? JSON.parse(json) : {};
       if (!rest || typeof rest !== "object" || Array.isArray(rest)) throw new Error("The JSON must be an object of option groups.");
@@ -141,8 +151,8 @@ export function PlayerSettings({ id }: { id: number }) {
         await admin("POST", `${operator}/draft`, { body });
         setNotice("Draft saved. It is not live: deploy to publish it.");
       } else {
-        const res = await admin<{ version_id: number; video: Settings }>("POST", `${operator}/deploy`, { body });
-        apply(groupsOf(res.video)); // what is live now, as the server merged it
+        const res = await admin<Deployed>("POST", `${operator}/deploy`, { body });
+        apply(res.video); // what is live now, as the server merged it
         setNotice(`Deployed: version ${res.version_id} is live.`);
         setLabel("");
         setPreviewVersion((n) => n + 1);
@@ -155,9 +165,9 @@ export function PlayerSettings({ id }: { id: number }) {
     }
   };
 
-  const restored = (video: Settings) => {
+  const restored = (video: VideoWithSettings) => {
     setNotice("Version restored and live.");
-    apply(groupsOf(video));
+    apply(video);
     setPreviewVersion((n) => n + 1);
     setDeploysKey((n) => n + 1);
   };
@@ -168,9 +178,10 @@ export function PlayerSettings({ id }: { id: number }) {
   const shown = (path: string) => FORM_GROUPS.some((g) => path.startsWith(g + ".")) && !!document.getElementById(idOf(path));
   const other = Object.entries(errs).filter(([p]) => !shown(p));
 
-  const color = (group: string, key: string, label: string) => {
+  const color = <G extends GroupName>(group: G, key: KeysOf<Settings[G], string>, label: string) => {
     const path = `${group}.${key}`;
-    const value = form?.[group]?.[key] ?? "";
+    const current = form?.[group]?.[key];
+    const value = typeof current === "string" ? current : "";
     // The native picker takes #rrggbb only: alpha forms show their colour part.
     const hex = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(value)
       ? value.slice(0, 7)
@@ -181,16 +192,16 @@ export function PlayerSettings({ id }: { id: number }) {
       <Field id={idOf(path)} label={label} errors={err(path)}>
         {(a) => (
           <div class="row tight">
-            <input {...a} class="grow mono" value={value} onInput={(e) => set(group, key, e.currentTarget.value)} spellcheck={false} />
-            <input type="color" value={hex} aria-label={`${label} picker`} onInput={(e) => set(group, key, e.currentTarget.value)} />
+            <input {...a} class="grow mono" value={value} onInput={(e) => setField(group, key, e.currentTarget.value)} spellcheck={false} />
+            <input type="color" value={hex} aria-label={`${label} picker`} onInput={(e) => setField(group, key, e.currentTarget.value)} />
           </div>
         )}
       </Field>
     );
   };
-  const check = (group: string, key: string, label: string) => (
+  const check = <G extends GroupName>(group: G, key: KeysOf<Settings[G], boolean>, label: string) => (
     <div class="check" key={`${group}.${key}`}>
-      <input type="checkbox" id={idOf(`${group}.${key}`)} checked={!!form?.[group]?.[key]} onChange={(e) => set(group, key, e.currentTarget.checked)} />
+      <input type="checkbox" id={idOf(`${group}.${key}`)} checked={!!form?.[group]?.[key]} onChange={(e) => setField(group, key, e.currentTarget.checked)} />
       <label for={idOf(`${group}.${key}`)}>{label}</label>
       {err(`${group}.${key}`) && <small class="field-error">{err(`${group}.${key}`)!.join(" ")}</small>}
     </div>
@@ -231,14 +242,14 @@ export function PlayerSettings({ id }: { id: number }) {
                     {...a}
                     type="number"
                     min={0}
-                    value={form.style_options.border_radius ?? ""}
+                    value={form.style_options?.border_radius ?? ""}
                     onInput={(e) => set("style_options", "border_radius", num(e.currentTarget.value))}
                   />
                 )}
               </Field>
               <Field id={idOf("style_options.font_family")} label="Font family" errors={err("style_options.font_family")}>
                 {(a) => (
-                  <input {...a} value={form.style_options.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />
+                  <input {...a} value={form.style_options?.font_family ?? ""} onInput={(e) => set("style_options", "font_family", e.currentTarget.value)} />
                 )}
               </Field>
               <Field id={idOf("style_options.logo_url")} label="Logo URL (top right of the player)" errors={err("style_options.logo_url")}>
@@ -246,7 +257,7 @@ export function PlayerSettings({ id }: { id: number }) {
                   <input
                     {...a}
                     type="url"
-                    value={form.style_options.logo_url ?? ""}
+                    value={form.style_options?.logo_url ?? ""}
                     onInput={(e) => set("style_options", "logo_url", e.currentTarget.value || null)}
                   />
                 )}
@@ -269,7 +280,7 @@ export function PlayerSettings({ id }: { id: number }) {
                 <legend>
                   {legend} {operator && <span class="tag">dashboard only</span>}
                 </legend>
-                <Form value={form[group] ?? {}} set={(key, value) => set(group, key, value)} err={err} />
+                <Form settings={form} set={set} err={err} />
               </fieldset>
             ))}
             <div class="card">
@@ -306,26 +317,15 @@ export function PlayerSettings({ id }: { id: number }) {
   );
 }
 
-interface Version {
-  id: number;
-  label: string | null;
-  is_live: boolean;
-  created_at: string;
-  version_hash: string;
-}
-
-function Versions({ id, onRestored }: { id: number; onRestored: (video: Settings) => void }) {
+function Versions({ id, onRestored }: { id: number; onRestored: (video: VideoWithSettings) => void }) {
   const [page, setPage] = useState(1);
-  const list = useAsync(
-    (signal) => call<{ data: Version[]; current_page: number; last_page: number; total: number }>("GET", `/videos/${id}/deploys${qs({ page })}`, { signal }),
-    [id, page],
-  );
+  const list = useAsync((signal) => call<Page<DeployVersion>>("GET", `/videos/${id}/deploys${qs({ page })}`, { signal }), [id, page]);
   const [error, setError] = useState<unknown>();
-  const restore = async (v: Version) => {
+  const restore = async (v: DeployVersion) => {
     if (!confirm(`Restore version ${v.id}${v.label ? ` (${v.label})` : ""}? It becomes a new live version.`)) return;
     setError(undefined);
     try {
-      const res = await call<{ video: Settings }>("POST", `/videos/${id}/deploys/${v.id}/restore`);
+      const res = await call<Restored>("POST", `/videos/${id}/deploys/${v.id}/restore`);
       onRestored(res.video);
     } catch (err) {
       setError(err);

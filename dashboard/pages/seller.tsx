@@ -3,7 +3,15 @@ import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select, ActionCell, BarCell } from "../components.tsx";
-import { DIMENSIONS, money, num, pct, type SellerMetrics, seconds } from "../seller-format.ts";
+import { DIMENSIONS, money, num, pct, seconds } from "../seller-format.ts";
+import type {
+  AdSpendList,
+  AdSpendEntry as SpendRow,
+  Breakdown as BreakdownReply,
+  BreakdownRow,
+  Retention,
+  SellerOverview as OverviewReply,
+} from "../../contract/api.ts";
 
 interface Range {
   id: number;
@@ -25,7 +33,7 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 
 export function SellerOverview({ id, from, to, n, spendVersion }: Range & { spendVersion: number }) {
   const o = useAsync(
-    (signal) => call<{ overview: SellerMetrics }>("GET", `/videos/${id}/analytics/overview${qs({ from, to })}`, { signal }).then((r) => r.overview),
+    (signal) => call<OverviewReply>("GET", `/videos/${id}/analytics/overview${qs({ from, to })}`, { signal }).then((r) => r.overview),
     [id, from, to, n, spendVersion],
   );
   return (
@@ -97,14 +105,12 @@ export function SellerOverview({ id, from, to, n, spendVersion }: Range & { spen
   );
 }
 
-type Curve = { bucket_pct: number; watch_pct: number }[];
-
 export function BuyerRetention({ id, from, to, n }: Range) {
   const curves = useAsync(
     (signal) =>
       Promise.all(
         ["buyers", "non_buyers"].map((segment) =>
-          call<{ buckets: Curve }>("GET", `/videos/${id}/analytics/retention${qs({ from, to, buckets: 50, segment })}`, { signal }).then((r) => r.buckets),
+          call<Retention>("GET", `/videos/${id}/analytics/retention${qs({ from, to, buckets: 50, segment })}`, { signal }).then((r) => r.buckets),
         ),
       ),
     [id, from, to, n],
@@ -139,15 +145,10 @@ export function DimensionSelect({ id, label, value, onChange }: { id: string; la
   return <Select id={id} label={label} value={value} options={DIMENSIONS} onChange={onChange} />;
 }
 
-interface BreakdownRow extends SellerMetrics {
-  value: string | null;
-  other: boolean;
-}
-
 export function Breakdown({ id, from, to, n }: Range) {
   const [by, setBy] = useState("source");
   const rows = useAsync(
-    (signal) => call<{ rows: BreakdownRow[] }>("GET", `/videos/${id}/analytics/breakdown${qs({ by, from, to })}`, { signal }).then((r) => r.rows),
+    (signal) => call<BreakdownReply>("GET", `/videos/${id}/analytics/breakdown${qs({ by, from, to })}`, { signal }).then((r) => r.rows),
     [id, from, to, n, by],
   );
   const max = Math.max(1, ...(rows.data ?? []).map((r) => r.impressions));
@@ -185,22 +186,11 @@ export function Breakdown({ id, from, to, n }: Range) {
   );
 }
 
-interface SpendRow {
-  id: number;
-  date: string;
-  source: string;
-  currency: string;
-  amount: number;
-}
-
 export function AdSpend({ id, from, to, onChange }: { id: number; from: string; to: string; onChange: () => void }) {
   const [form, setForm] = useState({ date: to, source: "", currency: "USD", amount: "" });
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState("");
-  const list = useAsync(
-    (signal) => call<{ ad_spend: SpendRow[] }>("GET", `/videos/${id}/ad-spend${qs({ from, to })}`, { signal }).then((r) => r.ad_spend),
-    [id, from, to],
-  );
+  const list = useAsync((signal) => call<AdSpendList>("GET", `/videos/${id}/ad-spend${qs({ from, to })}`, { signal }).then((r) => r.ad_spend), [id, from, to]);
   const errs = fieldErrors(error);
   const save = async (e: Event) => {
     e.preventDefault();

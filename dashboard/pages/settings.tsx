@@ -5,6 +5,7 @@ import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, form
 import * as session from "../session.ts";
 // The scope table is plain data shared with the server, so the two never drift apart.
 import { Scopes } from "../../contract/scopes.ts";
+import type { IntegrationList, MetricDeclared, MetricList, Token, TokenList, TokenMinted } from "../../contract/api.ts";
 
 const TABS = [
   { id: "tokens", label: "API tokens" },
@@ -41,16 +42,8 @@ export function Settings({ tab }: { tab: string }) {
   );
 }
 
-interface Token {
-  id: number;
-  name: string;
-  scopes: string[];
-  expires_at: string | null;
-  created_at: string;
-}
-
 function Tokens({ ws }: { ws: number }) {
-  const list = useAsync((signal) => admin<{ tokens: Token[] }>("GET", `/workspaces/${ws}/tokens`, { signal }), [ws]);
+  const list = useAsync((signal) => admin<TokenList>("GET", `/workspaces/${ws}/tokens`, { signal }), [ws]);
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>([]);
   const [expiry, setExpiry] = useState<"never" | "days">("days");
@@ -77,7 +70,7 @@ function Tokens({ ws }: { ws: number }) {
     try {
       const body: Record<string, unknown> = { name: name.trim(), scopes };
       if (expiry === "days") body.expires_in_days = daysNum;
-      const res = await admin<{ token: Token; secret: string }>("POST", `/workspaces/${ws}/tokens`, { body });
+      const res = await admin<TokenMinted>("POST", `/workspaces/${ws}/tokens`, { body });
       setMinted({ name: res.token.name, secret: res.secret });
       setName("");
       setScopes([]);
@@ -207,7 +200,7 @@ function Tokens({ ws }: { ws: number }) {
 }
 
 function Metrics({ ws }: { ws: number }) {
-  const list = useAsync((signal) => admin<{ metrics: { name: string }[] }>("GET", `/workspaces/${ws}/custom-metrics`, { signal }), [ws]);
+  const list = useAsync((signal) => admin<MetricList>("GET", `/workspaces/${ws}/custom-metrics`, { signal }), [ws]);
   const [name, setName] = useState("");
   const [error, setError] = useState<unknown>();
   const [added, setAdded] = useState("");
@@ -216,7 +209,7 @@ function Metrics({ ws }: { ws: number }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const { metric } = await admin<{ metric: { name: string } }>("POST", `/workspaces/${ws}/custom-metrics`, { body: { name } });
+      const { metric } = await admin<MetricDeclared>("POST", `/workspaces/${ws}/custom-metrics`, { body: { name } });
       setAdded(metric.name);
       setName("");
       list.reload();
@@ -255,10 +248,7 @@ function Metrics({ ws }: { ws: number }) {
 }
 
 function Integrations({ ws }: { ws: number }) {
-  const list = useAsync(
-    (signal) => admin<{ integrations: { name: string; browser_fallback: boolean }[] }>("GET", `/workspaces/${ws}/integrations`, { signal }),
-    [ws],
-  );
+  const list = useAsync((signal) => admin<IntegrationList>("GET", `/workspaces/${ws}/integrations`, { signal }), [ws]);
   const [name, setName] = useState("");
   const [fallback, setFallback] = useState(true);
   const [error, setError] = useState<unknown>();

@@ -4,45 +4,8 @@ import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { CopyButton, ErrorBox, Field, Link, PageTitle, useAsync, TableHead } from "../components.tsx";
 import { money, num, pct } from "../seller-format.ts";
-import { goalLabel, type SplitTest, statusText } from "./split-tests.tsx";
-
-/** The wire shape of GET /split-tests/{id}/report (server/api/split-tests/model.ts). */
-interface Report {
-  from: string;
-  to: string;
-  variations: {
-    variation_id: number;
-    title: string | null;
-    weight: number;
-    control: boolean;
-    impressions: number;
-    plays: number;
-    play_rate: number | null;
-    conversions: number;
-    conversion_rate: number | null;
-    revenue: { currency: string | null; orders: number; revenue: number; rpv: number | null }[];
-    goal: {
-      trials: number;
-      successes: number;
-      rate: number | null;
-      difference: number | null;
-      ci_low: number | null;
-      ci_high: number | null;
-      p_value: number | null;
-      probability_to_beat_control: number | null;
-    };
-  }[];
-  decision: {
-    method: string;
-    minimum_trials: number;
-    sample_reached: boolean;
-    leader_variation_id: number | null;
-    significant: boolean;
-    declared_variation_id: number | null;
-    declared_at: string | null;
-  };
-  series: { date: string; variations: { variation_id: number; cumulative_rate: number | null }[] }[];
-}
+import { goalLabel, statusText } from "./split-tests.tsx";
+import type { SplitTest, SplitTestRead, SplitTestReport as Report } from "../../contract/api.ts";
 
 const COLORS = ["#1d4ed8", "#b45309", "#047857", "#7c3aed", "#be123c", "#0e7490", "#4d7c0f", "#a16207", "#9333ea", "#475569"];
 
@@ -50,7 +13,7 @@ const COLORS = ["#1d4ed8", "#b45309", "#047857", "#7c3aed", "#be123c", "#0e7490"
 const points = (d: number | null) => (d === null ? "—" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(1)} pts`);
 
 export function SplitTestPage({ id }: { id: number }) {
-  const test = useAsync((signal) => call<{ split_test: SplitTest }>("GET", `/split-tests/${id}`, { signal }), [id]);
+  const test = useAsync((signal) => call<SplitTestRead>("GET", `/split-tests/${id}`, { signal }), [id]);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const report = useAsync(

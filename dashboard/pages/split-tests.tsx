@@ -3,24 +3,7 @@ import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
 import { navigate } from "../router.ts";
-
-/** The wire shape of GET /split-tests/{id} (server/api/split-tests/model.ts). */
-export interface SplitTest {
-  id: number;
-  code: string;
-  name: string;
-  goal: "conversion" | "play" | "cta_click";
-  status: "running" | "paused" | "ended";
-  auto_promote: boolean;
-  variations: { id: number; video_id: number | null; video_code: string | null; title: string | null; weight: number; control: boolean }[];
-  control_variation_id: number;
-  declared_winner: { variation_id: number; declared_at: string } | null;
-  winner_variation_id: number | null;
-  serving_variation_id: number | null;
-  embed: { script_url: string; html: string };
-  ended_at: string | null;
-  created_at: string;
-}
+import type { Page, SlimVideo, SplitTest, SplitTestRead } from "../../contract/api.ts";
 
 export const GOALS = [
   { v: "conversion", l: "Conversion rate (buyers / plays)" },
@@ -36,13 +19,6 @@ export function statusText(t: SplitTest): string {
   if (t.status === "paused") return "Paused: everyone sees the control";
   if (serving) return `Winner promoted: everyone sees ${serving.title ?? "it"}`;
   return "Running";
-}
-
-interface Page<T> {
-  data: T[];
-  current_page: number;
-  last_page: number;
-  total: number;
 }
 
 export function SplitTests() {
@@ -84,11 +60,6 @@ export function SplitTests() {
   );
 }
 
-interface VideoItem {
-  id: number;
-  title: string;
-}
-
 interface Row {
   video: string;
   weight: string;
@@ -98,7 +69,7 @@ interface Row {
 const evenWeights = (n: number) => Array.from({ length: n }, (_, i) => String(Math.floor(100 / n) + (i < 100 % n ? 1 : 0)));
 
 function CreateSplitTest() {
-  const videos = useAsync((signal) => call<Page<VideoItem>>("GET", `/videos${qs({ per_page: 100, sort: "title", order: "asc" })}`, { signal }), []);
+  const videos = useAsync((signal) => call<Page<SlimVideo>>("GET", `/videos${qs({ per_page: 100, sort: "title", order: "asc" })}`, { signal }), []);
   const [name, setName] = useState("");
   const [goal, setGoal] = useState<string>("conversion");
   const [autoPromote, setAutoPromote] = useState(false);
@@ -124,7 +95,7 @@ function CreateSplitTest() {
     setError(undefined);
     setBusy(true);
     try {
-      const { split_test } = await call<{ split_test: SplitTest }>("POST", "/split-tests", {
+      const { split_test } = await call<SplitTestRead>("POST", "/split-tests", {
         body: {
           name: name.trim(),
           goal,

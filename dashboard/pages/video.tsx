@@ -1,24 +1,12 @@
 /** One video: resumable upload with progress, processing status, embed code and a live preview. */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { call } from "../api.ts";
-import { CopyButton, ErrorBox, Field, Notice, PageTitle, Progress, formatBytes, useAsync } from "../components.tsx";
+import { CopyButton, ErrorBox, Field, Notice, PageTitle, Progress, fieldErrors, formatBytes, useAsync } from "../components.tsx";
 import { navigate } from "../router.ts";
 import * as session from "../session.ts";
 import { ACCEPT_ATTR, uploadFile, type UploadState } from "../upload.ts";
 import { VideoNav } from "./video-nav.tsx";
-
-interface Orientation {
-  status: string;
-  progress: number;
-  error: string | null;
-}
-export interface Status {
-  id: number;
-  status: "waiting_for_upload" | "processing" | "ready" | "error";
-  orientations: { landscape: Orientation | null; portrait: Orientation | null };
-  plain_mode: boolean;
-  embed: { script_url: string; html: string; plain_html: string } | null;
-}
+import type { DeployVersion, Page, VideoRead, VideoStatus as Status } from "../../contract/api.ts";
 
 const STATUS_TEXT: Record<string, string> = {
   waiting_for_upload: "Waiting for an upload",
@@ -27,21 +15,15 @@ const STATUS_TEXT: Record<string, string> = {
   error: "Processing failed",
 };
 
-/** docs/api.md: the status read is the status object (some calls wrap it as `{video: …}`). */
-const unwrap = (r: any): Status => (r?.video?.orientations ? r.video : r);
-
 export function VideoPage({ id }: { id: number }) {
-  const video = useAsync(
-    (signal) => call<{ video: { id: number; title: string; code: string; tags: string[] } }>("GET", `/videos/${id}`, { signal }).then((r) => r.video),
-    [id],
-  );
+  const video = useAsync((signal) => call<VideoRead>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
   const [status, setStatus] = useState<Status>();
   const [statusError, setStatusError] = useState<unknown>();
   const [watching, setWatching] = useState(false);
 
   const fetchStatus = async () => {
     try {
-      const s = unwrap(await call("GET", `/videos/${id}/status`));
+      const s = await call<Status>("GET", `/videos/${id}/status`);
       setStatus(s);
       setStatusError(undefined);
       return s;
@@ -117,7 +99,7 @@ function Uploader({ id, onUploaded }: { id: number; onUploaded: (s: Status) => v
     ctrl.current = new AbortController();
     try {
       const s = await uploadFile(id, file, orientation, setState, ctrl.current.signal);
-      onUploaded(unwrap(s));
+      onUploaded(s);
     } catch (err) {
       if ((err as Error).name !== "AbortError") setError(err);
     } finally {
@@ -265,7 +247,7 @@ function Embed({ id, embed }: { id: number; embed: NonNullable<Status["embed"]> 
  * it publishes itself about a minute after `ready`), so the preview waits to be asked.
  */
 export function Preview({ id, plain, version }: { id: number; plain?: boolean; version: number }) {
-  const deploys = useAsync((signal) => call<{ total: number }>("GET", `/videos/${id}/deploys`, { signal }), [id, version]);
+  const deploys = useAsync((signal) => call<Page<DeployVersion>>("GET", `/videos/${id}/deploys`, { signal }), [id, version]);
   const [asked, setAsked] = useState(0);
   if (deploys.loading && !deploys.data) return <p class="muted">Loading the preview…</p>;
   if (!asked && !(deploys.data && deploys.data.total > 0)) {
@@ -314,7 +296,7 @@ function VideoActions({ id, title, onRenamed }: { id: number; title: string; onR
   };
   const duplicate = async () => {
     try {
-      const { video } = await call<{ video: { id: number } }>("POST", `/videos/${id}/duplicate`, { headers: { "Idempotency-Key": crypto.randomUUID() } });
+      const { video } = await call<VideoRead>("POST", `/videos/${id}/duplicate`, { headers: { "Idempotency-Key": crypto.randomUUID() } });
       navigate(`/videos/${video.id}`);
     } catch (err) {
       setError(err);
@@ -323,11 +305,11 @@ function VideoActions({ id, title, onRenamed }: { id: number; title: string; onR
   return (
     <form class="card" onSubmit={rename} aria-labelledby="manage-title">
       <h2 id="manage-title">Manage</h2>
-      <Field id="vid-title" label="Title" errors={(error as any)?.fieldErrors?.title}>
+      <Field id="vid-title" label="Title" errors={fieldErrors(error).title}>
         {(a) => <input {...a} required maxLength={255} value={name} onInput={(e) => (setName(e.currentTarget.value), setSaved(false))} />}
       </Field>
       {saved && <Notice>Saved.</Notice>}
-      <ErrorBox error={error && !(error as any)?.fieldErrors?.title ? error : undefined} />
+      <ErrorBox error={error && !fieldErrors(error).title ? error : undefined} />
       <div class="row">
         <button type="submit" class="secondary">
           Rename

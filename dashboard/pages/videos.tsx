@@ -3,20 +3,9 @@ import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select, FormEnd } from "../components.tsx";
 import { navigate } from "../router.ts";
+import type { FolderList, Page, SlimVideo, VideoCreated } from "../../contract/api.ts";
 
-interface Slim {
-  id: number;
-  title: string;
-  code: string;
-  created_at: string;
-  updated_at: string;
-}
-interface Folder {
-  id: number;
-  name: string;
-  parent_id: number | null;
-  videos_count: number;
-}
+type Folder = FolderList["folders"][number];
 
 const SORTS = [
   { v: "created_at", l: "Created" },
@@ -46,18 +35,10 @@ export function Videos({ query }: { query: URLSearchParams }) {
   }, [text]);
 
   const list = useAsync(
-    (signal) =>
-      call<{ data: Slim[]; total: number; current_page: number; last_page: number; from: number | null; to: number | null }>(
-        "GET",
-        "/videos" + qs({ search, sort, order, folder_id: folder, page, per_page: 25 }),
-        { signal },
-      ),
+    (signal) => call<Page<SlimVideo>>("GET", "/videos" + qs({ search, sort, order, folder_id: folder, page, per_page: 25 }), { signal }),
     [search, sort, order, folder, page],
   );
-  const folders = useAsync(
-    (signal) => call<{ folders: Folder[] } | Folder[]>("GET", "/folders", { signal }).then((r) => (Array.isArray(r) ? r : r.folders)),
-    [],
-  );
+  const folders = useAsync((signal) => call<FolderList>("GET", "/folders", { signal }).then((r) => r.folders), []);
 
   return (
     <section>
@@ -151,7 +132,7 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
         .map((s) => s.trim())
         .filter(Boolean);
       if (t.length) body.tags = t;
-      const { video } = await call<{ video: { id: number } }>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
+      const { video } = await call<VideoCreated>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
       navigate(`/videos/${video.id}`);
     } catch (err) {
       setError(err);

@@ -2,15 +2,12 @@
 import { useState } from "preact/hooks";
 import { HttpError, call } from "../api.ts";
 import { CopyButton, ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync, FormEnd } from "../components.tsx";
+import type { Webhook as Hook, WebhookCreated, WebhookDelivered, WebhookList } from "../../contract/api.ts";
 
-interface Hook {
-  id: number;
-  name: string;
-  url: string;
-  events: string[];
-  is_active: boolean;
-  failure_count: number;
-  created_at: string;
+/** Why a test was not delivered: the 502's `error` (WebhookNotDelivered); a proxy's own 502 says nothing. */
+function notDelivered(body: unknown): string {
+  const error = body && typeof body === "object" && "error" in body ? body.error : undefined;
+  return typeof error === "string" ? error : "the endpoint did not answer";
 }
 
 const randomSecret = () => {
@@ -22,18 +19,17 @@ const randomSecret = () => {
 };
 
 export function Webhooks() {
-  const list = useAsync((signal) => call<{ webhooks: Hook[]; supported_events: string[] }>("GET", "/webhooks", { signal }), []);
+  const list = useAsync((signal) => call<WebhookList>("GET", "/webhooks", { signal }), []);
   const [results, setResults] = useState<Record<number, { ok: boolean; text: string }>>({});
   const [error, setError] = useState<unknown>();
 
   const test = async (h: Hook) => {
     setResults((r) => ({ ...r, [h.id]: { ok: true, text: "Sending…" } }));
     try {
-      const res = await call<{ delivered: boolean; status_code: number }>("POST", `/webhooks/${h.id}/test`);
+      const res = await call<WebhookDelivered>("POST", `/webhooks/${h.id}/test`);
       setResults((r) => ({ ...r, [h.id]: { ok: true, text: `Delivered: the endpoint answered ${res.status_code}.` } }));
     } catch (err) {
-      const text =
-        err instanceof HttpError && err.status === 502 ? `Not delivered: ${err.body?.error ?? "the endpoint did not answer"}` : (err as Error).message;
+      const text = err instanceof HttpError && err.status === 502 ? `Not delivered: ${notDelivered(err.body)}` : (err as Error).message;
       setResults((r) => ({ ...r, [h.id]: { ok: false, text } }));
     }
   };
@@ -109,7 +105,7 @@ function CreateHook({ events, onCreated }: { events: string[]; onCreated: () => 
     if (!chosen.length) return setError(new HttpError(422, { message: "Choose at least one event.", errors: { events: ["Choose at least one event."] } }));
     setBusy(true);
     try {
-      const { webhook } = await call<{ webhook: Hook }>("POST", "/webhooks", {
+      const { webhook } = await call<WebhookCreated>("POST", "/webhooks", {
         body: { name: name.trim(), url: url.trim(), events: chosen, ...(secret ? { secret } : {}) },
       });
       setCreated({ name: webhook.name, secret });

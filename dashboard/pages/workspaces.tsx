@@ -4,9 +4,10 @@ import { admin, ensureToken, signOut } from "../api.ts";
 import { ErrorBox, Field, PageTitle, fieldErrors, formatDate, useAsync } from "../components.tsx";
 import { navigate } from "../router.ts";
 import * as session from "../session.ts";
+import type { WorkspaceCreated, WorkspaceList } from "../../contract/api.ts";
 
 export function Workspaces() {
-  const list = useAsync((signal) => admin<{ workspaces: session.Workspace[] }>("GET", "/workspaces", { signal }), []);
+  const list = useAsync((signal) => admin<WorkspaceList>("GET", "/workspaces", { signal }), []);
   const [name, setName] = useState("");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -31,7 +32,7 @@ export function Workspaces() {
     setBusy(true);
     setError(undefined);
     try {
-      const { workspace } = await admin<{ workspace: session.Workspace }>("POST", "/workspaces", { body: { name: name.trim() } });
+      const { workspace } = await admin<WorkspaceCreated>("POST", "/workspaces", { body: { name: name.trim() } });
       setName("");
       await open(workspace);
     } catch (err) {

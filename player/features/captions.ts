@@ -1,4 +1,5 @@
 import type { Feature } from "../types.ts";
+import type { PlayableTrack } from "./lib/vtt.ts";
 
 /**
  * captions_options.tracks [{src, srclang, label, default}] as `<track>`
@@ -10,18 +11,18 @@ export const captions: Feature = {
   name: "captions",
   setup(player) {
     const opts = player.settings.captions_options;
-    const tracks = (opts?.tracks || []).filter((t) => t?.src);
+    const tracks = (opts?.tracks || []).filter((t): t is PlayableTrack => !!t?.src);
+    const nameOf = (t: PlayableTrack) => t.label || t.srclang || "";
     if (opts?.enabled === false || !tracks.length) return;
     const video = player.video;
     // Caption files usually live on another origin than the page.
     video.crossOrigin = "anonymous";
-    const wanted = Math.max(
-      0,
-      tracks.findIndex((t) => t.default) >= 0 ? tracks.findIndex((t) => t.default) : tracks.findIndex((t) => t.srclang === opts?.default_language),
-    );
     const els: HTMLTrackElement[] = [];
-    let wantedNow = wanted;
-    let on = tracks.some((t) => t.default) || !!opts?.default_language;
+    // The track marked default, else the one in default_language, else the first.
+    const marked = tracks.findIndex((t) => t.default);
+    const inLanguage = tracks.findIndex((t) => t.srclang === opts?.default_language);
+    let wantedNow = Math.max(0, marked >= 0 ? marked : inLanguage);
+    let on = marked >= 0 || !!opts?.default_language;
     // captions_options.font_size, and the viewer's choice in the menu.
     const sizes = { small: "75%", medium: "100%", large: "150%" } as const;
     let size: keyof typeof sizes = opts?.font_size && opts.font_size in sizes ? opts.font_size : "medium";
@@ -39,8 +40,9 @@ export const captions: Feature = {
       const el = document.createElement("track");
       el.kind = "subtitles";
       el.src = t.src;
-      el.srclang = t.srclang;
-      el.label = t.label || t.srclang;
+      // The registry lets a track through without a language or a name: neither becomes the text "null".
+      el.srclang = t.srclang || "";
+      el.label = nameOf(t);
       video.appendChild(el);
       els.push(el);
     });
@@ -58,7 +60,7 @@ export const captions: Feature = {
     // Language (or off) and size.
     const menu = player.menu("fl-gear", "Subtitles", () => [
       { label: "Off", checked: !on, run: () => ((on = false), apply()) },
-      ...tracks.map((t, i) => ({ label: t.label || t.srclang, checked: on && wantedNow === i, run: () => ((on = true), (wantedNow = i), apply()) })),
+      ...tracks.map((t, i) => ({ label: nameOf(t), checked: on && wantedNow === i, run: () => ((on = true), (wantedNow = i), apply()) })),
       ...(Object.keys(sizes) as (keyof typeof sizes)[]).map((k) => ({
         label: "Size: " + k,
         checked: size === k,

@@ -9,7 +9,11 @@ export const chapters: Feature = {
   name: "chapters",
   setup(player) {
     const opts = player.settings.chapters_options;
-    const list = (opts?.chapters || []).filter((c) => c && c.time_s >= 0).sort((a, b) => a.time_s - b.time_s);
+    // The registry lets a chapter through without a time (left out here) or with a null title (shown as none, not "null").
+    const list = (opts?.chapters || [])
+      .map(({ time_s = -1, title }) => ({ time_s, title: title || "" }))
+      .filter((c) => c.time_s >= 0)
+      .sort((a, b) => a.time_s - b.time_s);
     if (opts?.enabled === false || !list.length) return;
     const video = player.video;
     const own = () => player.source.code === player.config.video.code;

@@ -40,8 +40,9 @@ export const ctaCards: Feature = {
     const update = () => {
       const t = video.currentTime;
       const own = player.source.code === player.config.video.code;
-      cards.forEach((c, i) => {
-        const on = own && t >= c.time_s && (!c.duration_s || t < c.time_s + c.duration_s);
+      // A card without a time (the registry lets one through) never shows.
+      cards.forEach(({ time_s = Infinity, duration_s }, i) => {
+        const on = own && t >= time_s && (!duration_s || t < time_s + duration_s);
         const el = shown.get(i);
         if (on && !el) shown.set(i, render(i));
         else if (!on && el) {

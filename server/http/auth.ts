@@ -71,7 +71,8 @@ export function authPlugin(deps: Deps) {
   const rules = rulesOf(deps.config.limits);
   // Authenticated in `transform`, which runs before body/query validation: a call
   // without a valid token gets the spec's 401, never a 422 describing the route.
-  // `auth` is a decorator the transform fills in, which costs less per request than a resolve step.
+  // `auth` is a decorator the transform fills in, which costs less per request than a resolve step;
+  // it holds no Auth until then, so its type is declared over an `undefined` placeholder.
   return new Elysia().decorate("auth", undefined as unknown as Auth).macro({
     scope: (scope: Scope) => ({
       async transform(context) {

@@ -5,7 +5,7 @@
  * Postgres failures as their documented outcome, anything else as an opaque
  * 500 with a request id.
  */
-import { Elysia } from "elysia";
+import { Elysia, ValidationError } from "elysia";
 import type { Log } from "../log.ts";
 import { ApiError, bodyFor, Errors, StorageOutcomes, validation } from "../errors.ts";
 import { storageFailure } from "../storage/postgres.ts";
@@ -18,7 +18,8 @@ interface ValueErrorLike {
   message: string;
   summary?: string;
   value?: unknown;
-  schema?: { error?: string };
+  /** Elysia lets `error` be a function too; the routes here give texts. */
+  schema?: { error?: unknown };
 }
 
 function fieldOf(path: string, unnamed = "body"): string {
@@ -52,7 +53,8 @@ function sentence(item: ValueErrorLike, field: string): string {
   if (typeof item.value === "string" && !isSafeText(item.value)) return `The ${field} field ${UNSAFE_TEXT}.`;
   const reason = explain(item.schema, item.value);
   if (reason !== undefined) return `The ${field} field ${reason}.`;
-  return item.schema?.error ?? `The ${field} field ${describe(item)}.`;
+  const text = item.schema?.error;
+  return typeof text === "string" ? text : `The ${field} field ${describe(item)}.`;
 }
 
 function describe(item: ValueErrorLike): string {
@@ -95,7 +97,7 @@ function toApiError(log: Log, code: string | number, error: unknown, request: Re
   if (code === "PARSE" && (error as { cause?: unknown }).cause instanceof ApiError) return (error as { cause: ApiError }).cause;
   // A response that fails its own schema is our bug: a 500 below, never a 422 blaming the caller.
   if (code === "VALIDATION" && (error as { type?: string }).type !== "response") {
-    const all = ((error as unknown as { all?: ValueErrorLike[] }).all ?? []) as ValueErrorLike[];
+    const all: ValueErrorLike[] = error instanceof ValidationError ? error.all : [];
     if (isEventsHost(request)) {
       const first = all[0];
       return Errors.invalidPayload(first ? sentence(first, fieldOf(first.path)) : "Invalid payload.");

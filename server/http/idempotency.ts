@@ -6,6 +6,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { ApiError, bodyFor, Errors, validation } from "../errors.ts";
+import { json } from "../storage/postgres.ts";
 import { isSafeText } from "./schemas.ts";
 import type { Auth } from "./token-verifier.ts";
 import { sha256Hex } from "./tokens.ts";
@@ -76,7 +77,7 @@ async function runOnce(deps: Deps, ctx: IdempotencyContext, key: string, body: u
 
 async function store(deps: Deps, workspaceId: number, key: string, status: number, body: unknown): Promise<void> {
   await deps.sql`
-    UPDATE idempotency_keys SET state = 'done', response_status = ${status}, response_body = ${deps.sql.json(body as never)}
+    UPDATE idempotency_keys SET state = 'done', response_status = ${status}, response_body = ${json(deps.sql, body)}
     WHERE workspace_id = ${workspaceId} AND key = ${key}`;
 }
 

@@ -1,22 +1,8 @@
 /**
- * The paginated envelope of docs/api.md "Endpoints" (the Laravel paginator shape):
- * page links keep every other query parameter of the request.
+ * The paginated envelope of docs/api.md "Endpoints" (the Laravel paginator shape,
+ * `Page` in contract/api.ts): page links keep every other query parameter of the request.
  */
-export interface Page<T> {
-  current_page: number;
-  data: T[];
-  first_page_url: string;
-  from: number | null;
-  last_page: number;
-  last_page_url: string;
-  links: { url: string | null; label: string; active: boolean }[];
-  next_page_url: string | null;
-  path: string;
-  per_page: number;
-  prev_page_url: string | null;
-  to: number | null;
-  total: number;
-}
+import type { Page } from "../../contract/api.ts";
 
 export function paginate<T>(opts: { publicUrl: string; request: Request; data: T[]; page: number; perPage: number; total: number }): Page<T> {
   const { data, page, perPage, total } = opts;

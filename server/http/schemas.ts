@@ -26,11 +26,11 @@ import { FormatRegistry, Kind, type StringOptions, type TLiteral, type TProperti
  * One of a fixed set of strings. A union of literals rather than `t.UnionEnum`,
  * because Elysia fills an absent optional UnionEnum with its first value.
  */
-export function oneOf<const T extends readonly string[]>(values: T, options: { error?: string; description?: string } = {}): TUnion<TLiteral<T[number]>[]> {
-  return t.Union(
-    values.map((v) => t.Literal(v)),
+export function oneOf<const T extends string>(values: readonly T[], options: { error?: string; description?: string } = {}): TUnion<TLiteral<T>[]> {
+  return Type.Union(
+    values.map((v) => Type.Literal(v)),
     options,
-  ) as unknown as TUnion<TLiteral<T[number]>[]>;
+  );
 }
 
 // ---- strings
@@ -40,7 +40,8 @@ export const TEXT_FORMAT = "text";
 
 /** True when `value` can be stored and read back exactly: no NUL character, no unpaired surrogate. */
 export function isSafeText(value: string): boolean {
-  return !value.includes("\0") && (value as unknown as { isWellFormed(): boolean }).isWellFormed();
+  // ES2024's String.prototype.isWellFormed: Bun has it, but the shared lib (ES2023, for the browser parts too) does not name it.
+  return !value.includes("\0") && (value as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 /** What the 422 says about a string that is not `isSafeText`. */

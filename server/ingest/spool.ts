@@ -16,7 +16,7 @@
 import type { ClickHouseSettings } from "@clickhouse/client";
 import type { Ch } from "../storage/clickhouse.ts";
 import type { Log } from "../log.ts";
-import type { Sql } from "../storage/postgres.ts";
+import { json, type Sql } from "../storage/postgres.ts";
 import { errorCode } from "../lib/error-code.ts";
 import { fail } from "../errors.ts";
 
@@ -105,7 +105,7 @@ export class Spool {
     if (depth.rows + rows.length > this.options.maxRows) throw fail("INGEST_BACKLOG_FULL");
     await this.sql`
       INSERT INTO ingest_spool (target, token, row_count, rows)
-      VALUES (${target}, ${token}, ${rows.length}, ${this.sql.json(rows as never)})`;
+      VALUES (${target}, ${token}, ${rows.length}, ${json(this.sql, rows)})`;
     this.known = { ...depth, batches: depth.batches + 1, rows: depth.rows + rows.length };
     this.counts.spooledBatches++;
     this.counts.spooledRows += rows.length;
@@ -117,7 +117,7 @@ export class Spool {
   async holdsEvent(workspaceId: number, eventId: string): Promise<boolean> {
     const rows = await this.sql`
       SELECT 1 FROM ingest_spool
-      WHERE target = 'events' AND refused IS NULL AND rows @> ${this.sql.json([{ workspace_id: workspaceId, event_id: eventId }] as never)}
+      WHERE target = 'events' AND refused IS NULL AND rows @> ${json(this.sql, [{ workspace_id: workspaceId, event_id: eventId }])}
       LIMIT 1`;
     return rows.length > 0;
   }

@@ -3,7 +3,7 @@
  * transaction as the change it describes, so it exists if and only if the
  * change committed. The webhook deliverer reads it from here.
  */
-import type { Sql, TxSql } from "./postgres.ts";
+import { json, type Db } from "./postgres.ts";
 
 export const LifecycleEvents = {
   videoCreated: "video.created",
@@ -15,8 +15,8 @@ export const LifecycleEvents = {
   leadCaptured: "lead.captured",
 } as const;
 
-export async function enqueueEvent(sql: Sql | TxSql, workspaceId: number, event: string, data: Record<string, unknown>): Promise<string> {
+export async function enqueueEvent(sql: Db, workspaceId: number, event: string, data: Record<string, unknown>): Promise<string> {
   const eventId = crypto.randomUUID();
-  await sql`INSERT INTO outbox (event_id, workspace_id, event, data) VALUES (${eventId}, ${workspaceId}, ${event}, ${sql.json(data as never)})`;
+  await sql`INSERT INTO outbox (event_id, workspace_id, event, data) VALUES (${eventId}, ${workspaceId}, ${event}, ${json(sql, data)})`;
   return eventId;
 }

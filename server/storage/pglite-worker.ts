@@ -62,6 +62,7 @@ interface PostgresModule {
  * Returns the test "is the engine broken?".
  */
 function watchForBrokenEngine(db: PGlite, onBroken: (reason: string) => void): () => boolean {
+  // PGlite's private fields: it has no public way to reach the engine's loop.
   const mod = (db as unknown as { mod: PostgresModule }).mod;
   const longjmp = (db as unknown as { POSTGRES_MAIN_LONGJMP: unknown }).POSTGRES_MAIN_LONGJMP;
   const loopOnce = mod._PostgresMainLoopOnce.bind(mod);
@@ -127,6 +128,7 @@ const ROLLBACK = wireMessage("Q", "ROLLBACK\0");
  * it back.
  */
 function oneConnectionAtATime(server: PGLiteSocketServer, db: PGlite, isBroken: () => boolean): void {
+  // pglite-socket's private queue, replaced as said above.
   const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
   let owner: number | null = null;
   /** Messages of each connection handed to the engine and not yet answered. */

@@ -7,8 +7,27 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { errorCode } from "../lib/error-code.ts";
 
-export type Sql = postgres.Sql<Record<string, never>>;
-export type TxSql = postgres.TransactionSql<Record<string, never>>;
+/** The custom types of connectPostgres: bigint ids and counts read as numbers. */
+type Types = { bigint: number };
+export type Sql = postgres.Sql<Types>;
+export type TxSql = postgres.TransactionSql<Types>;
+/** One connection taken from the pool (the migrator's, which holds the lock). */
+type ReservedSql = postgres.ReservedSql<Types>;
+/** What a repo function runs on: the pool, or the transaction its caller holds. */
+export type Db = Sql | TxSql;
+
+/** PostgreSQL's jsonb type. */
+const JSONB_OID = 3802;
+
+/**
+ * A value for a jsonb column, written with JSON.stringify. postgres.js's own
+ * `sql.json` takes only values its JSONValue type can name, which a
+ * `Record<string, unknown>` or an `unknown` body cannot; `sql.json(x)` is this
+ * same parameter (`new Parameter(x, 3802)`).
+ */
+export function json(sql: Db, value: unknown): postgres.Parameter<unknown> {
+  return sql.typed(value, JSONB_OID);
+}
 
 const MIGRATIONS_DIR = join(import.meta.dir, "postgres");
 /** Advisory lock key shared by every process that migrates this database. */
@@ -23,7 +42,7 @@ export function connectPostgres(url: string, opts: { max?: number; connectTimeou
     // bigint ids and counts fit comfortably in a JS number.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
     transform: { undefined: null },
-  }) as unknown as Sql;
+  });
 }
 
 /**
@@ -38,13 +57,13 @@ let migrating: Promise<unknown> = Promise.resolve();
  * first migrator instead of racing it. `afterMigrate` runs under the same lock
  * (first-start bootstrap must not race either).
  */
-export function migrate(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
+export function migrate(sql: Sql, afterMigrate?: (sql: ReservedSql) => Promise<void>): Promise<string[]> {
   const run = migrating.then(() => migrateLocked(sql, afterMigrate));
   migrating = run.catch(() => {});
   return run;
 }
 
-async function migrateLocked(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void>): Promise<string[]> {
+async function migrateLocked(sql: Sql, afterMigrate?: (sql: ReservedSql) => Promise<void>): Promise<string[]> {
   const applied: string[] = [];
   const reserved = await sql.reserve();
   try {
@@ -67,7 +86,7 @@ async function migrateLocked(sql: Sql, afterMigrate?: (sql: Sql) => Promise<void
       }
       applied.push(version);
     }
-    if (afterMigrate) await afterMigrate(reserved as unknown as Sql);
+    if (afterMigrate) await afterMigrate(reserved);
   } finally {
     await reserved`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     reserved.release();

@@ -1,14 +1,17 @@
+import type { LeadField } from "../../../contract/player-config.ts";
 import { Choices, groupForm } from "./kit.tsx";
 
-const FIELDS: [string, string][] = [
-  ["first_name", "First name"],
-  ["last_name", "Last name"],
-  ["phone", "Phone"],
-];
+type Optional = Exclude<LeadField, "email">;
+
+const FIELDS: Record<Optional, string> = {
+  first_name: "First name",
+  last_name: "Last name",
+  phone: "Phone",
+};
 
 /** lead_form_options: the form shown inside the player at a time. */
 export const leadFormForm = groupForm("lead_form_options", "Lead form", (f, p) => {
-  const chosen: string[] = p.value.fields ?? ["email"];
+  const chosen: LeadField[] = p.value.fields ?? ["email"];
   return (
     <>
       {f.check("enabled", "Ask for the viewer's email")}
@@ -18,7 +21,7 @@ export const leadFormForm = groupForm("lead_form_options", "Lead form", (f, p) =
         path="lead_form_options.fields"
         legend="Fields besides the email"
         options={FIELDS}
-        chosen={chosen.filter((c) => c !== "email")}
+        chosen={chosen.filter((c): c is Optional => c !== "email")}
         onValue={(v) => p.set("fields", ["email", ...v])}
         err={p.err("lead_form_options.fields")}
       />

@@ -51,9 +51,12 @@ export function isoDuration(s: number): string | null {
   return "PT" + (h ? h + "H" : "") + (m ? m + "M" : "") + (sec || (!h && !m) ? sec + "S" : "");
 }
 
+/** A captions track with a file to fetch (the registry lets a track through without one). */
+export type PlayableTrack = CaptionTrackOption & { src: string };
+
 /** The captions track of `language`, else the default one, else the first; null without tracks. */
-export function pickTrack(settings: PlayerSettings, language?: string | null): CaptionTrackOption | null {
-  const tracks = (settings.captions_options?.tracks || []).filter((t) => t?.src);
+export function pickTrack(settings: PlayerSettings, language?: string | null): PlayableTrack | null {
+  const tracks = (settings.captions_options?.tracks || []).filter((t): t is PlayableTrack => !!t?.src);
   return (
     (language && tracks.find((t) => t.srclang === language)) ||
     tracks.find((t) => t.default) ||

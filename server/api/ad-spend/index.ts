@@ -1,5 +1,6 @@
 /** Routes of ad spend (beyond the core interface): validation and HTTP only; rules live in service.ts. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
@@ -9,7 +10,7 @@ import * as adSpend from "./service.ts";
 import { documented } from "../../http/openapi-docs.ts";
 
 export function adSpendModule(deps: Deps) {
-  return new Elysia({ name: "frameline.ad-spend", detail: { tags: ["Analytics"] } } as never)
+  return createModule("ad-spend", { tag: "Analytics" })
     .use(authPlugin(deps))
     .post(
       "/videos/:video/ad-spend",

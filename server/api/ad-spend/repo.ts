@@ -1,12 +1,9 @@
 /** The SQL of ad spend: one row per (workspace, video, date, source). */
 import type { Sql } from "../../storage/postgres.ts";
+import type { AdSpendEntry } from "../../../contract/api.ts";
 
-export interface AdSpendRow {
-  id: number;
-  video_id: number;
-  date: string;
-  source: string;
-  currency: string;
+/** The entry as postgres.js reads it: its numeric amount as text, its timestamps as dates. */
+export interface AdSpendRow extends Omit<AdSpendEntry, "amount" | "created_at" | "updated_at"> {
   amount: string;
   created_at: Date;
   updated_at: Date;

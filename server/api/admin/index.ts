@@ -1,5 +1,6 @@
 /** The operator API of docs/api.md, guarded by the admin key. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import { parseId } from "../../http/params.ts";
@@ -52,7 +53,7 @@ export function adminModule(deps: Deps, adminKey: string) {
   };
 
   return (
-    new Elysia({ prefix: "/admin/v1", name: "frameline.admin", detail: { tags: ["Operator"] } } as never)
+    createModule("admin", { tag: "Operator", prefix: "/admin/v1" })
       // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
       .onTransform(({ request }) => assertAdminKey(request.headers, adminKey))
       .post(

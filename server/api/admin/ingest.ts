@@ -1,5 +1,6 @@
 /** `GET /admin/v1/ingest/counters`: the operator's view of ingest per minute. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { validation } from "../../errors.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
@@ -9,7 +10,7 @@ import { documented } from "../../http/openapi-docs.ts";
 const CounterRow = t.Object({ minute: t.String(), path: t.String(), outcome: t.String(), reason: t.String(), count: t.Integer() });
 
 export function ingestAdminModule(deps: Deps, adminKey: string) {
-  return new Elysia({ name: "frameline.ingest-admin", detail: { tags: ["Operator"] } } as never).get(
+  return createModule("ingest-admin", { tag: "Operator" }).get(
     "/admin/v1/ingest/counters",
     async ({ query }) => {
       const to = query.to ? new Date(query.to) : new Date(deps.clock.now() + 60_000);

@@ -1,5 +1,6 @@
 /** `GET /admin/v1/processes`: the apps and workers running on this deployment's database. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
 import { listProcesses } from "../../domains/processes/service.ts";
@@ -18,7 +19,7 @@ const Process = t.Object({
 });
 
 export function processesAdminModule(deps: Deps, adminKey: string) {
-  return new Elysia({ name: "frameline.processes-admin", detail: { tags: ["Operator"] } } as never).get(
+  return createModule("processes-admin", { tag: "Operator" }).get(
     "/admin/v1/processes",
     async ({ request }) => {
       assertAdminKey(request.headers, adminKey);

@@ -1,5 +1,6 @@
 /** Routes of docs/api.md "Analytics reads": validation and HTTP only; rules live in service.ts. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { etagMatches } from "../../http/etag.ts";
@@ -80,7 +81,7 @@ const Summary = t.Object({
 });
 
 export function analyticsModule(deps: Deps) {
-  return new Elysia({ name: "frameline.analytics", detail: { tags: ["Analytics"] } } as never)
+  return createModule("analytics", { tag: "Analytics" })
     .use(authPlugin(deps))
     .get(
       "/videos/:video/analytics/summary",

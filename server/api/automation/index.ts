@@ -3,7 +3,8 @@
  * zapier, make and n8n (docs/api.md). All five need webhooks:write and count
  * as writes, GETs included (the scope is of the write kind).
  */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
@@ -25,7 +26,7 @@ const UnknownTrigger = t.Object({ error: t.Literal("unknown_trigger") });
 function platformRoutes(deps: Deps, platform: Platform) {
   const base = `/${platform}`;
   const tag = { tags: ["Automation"] };
-  return new Elysia({ name: `frameline.automation.${platform}` } as never)
+  return createModule(`automation.${platform}`)
     .use(authPlugin(deps))
     .get(`${base}/me`, ({ auth }) => automation.me(deps, auth.workspaceId), {
       scope: "webhooks:write",
@@ -92,7 +93,5 @@ function platformRoutes(deps: Deps, platform: Platform) {
 }
 
 export function automationModule(deps: Deps) {
-  let app = new Elysia({ name: "frameline.automation" } as never);
-  for (const platform of Object.keys(PLATFORMS) as Platform[]) app = app.use(platformRoutes(deps, platform)) as never;
-  return app;
+  return createModule("automation").use((Object.keys(PLATFORMS) as Platform[]).map((platform) => platformRoutes(deps, platform)));
 }

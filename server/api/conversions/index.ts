@@ -2,7 +2,7 @@
  * `POST /api/v1/conversions` (docs/api.md "Conversions (server to server)") and the
  * public browser fallback `POST /v1/conversion` on the events host.
  */
-import { Elysia } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError, Errors, REFUSED_VALUE, StorageOutcomes } from "../../errors.ts";
 import { storageFailure } from "../../storage/postgres.ts";
@@ -16,7 +16,8 @@ import { recordBrowser, recordVerified, UnavailableError } from "./service.ts";
 import { documented } from "../../http/openapi-docs.ts";
 
 export function conversionsModule(deps: Deps) {
-  return new Elysia({ name: "frameline.conversions", detail: { tags: ["Conversions"] } } as never).use(authPlugin(deps)).post(
+  const routes = createModule("conversions", { tag: "Conversions" }).use(authPlugin(deps));
+  return routes.post(
     "/conversions",
     ({ auth, body, request, set }) =>
       idempotent(deps, { auth, request, set }, body, async () => {
@@ -69,7 +70,7 @@ export function browserConversionModule(deps: Deps) {
     return { ok: true, id: outcome.id, conversion_source: "browser" as const, verified: false as const, attributed: outcome.attributed };
   };
 
-  return new Elysia({ name: "frameline.browser-conversion", detail: { tags: ["Events host"] } } as never)
+  return createModule("browser-conversion", { tag: "Events host" })
     .options("/v1/conversion", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/conversion",

@@ -3,7 +3,7 @@
  * (workspace, dedup_key). A browser row is inserted only when the key is new; a
  * verified postback inserts or upgrades the row, in either order of arrival.
  */
-import type { Sql } from "../../storage/postgres.ts";
+import { json, type Sql } from "../../storage/postgres.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 
 export interface LedgerRow {
@@ -86,7 +86,7 @@ const RETURNING =
 /** Browser fallback: inserts an unverified row unless the key exists (a retry, or a verified row that wins). */
 export async function insertBrowserRow(sql: Sql, workspaceId: number, c: LedgerInput): Promise<void> {
   const row = columns(workspaceId, c, false, "browser");
-  await sql`INSERT INTO conversions ${sql({ ...row, data: sql.json(row.data as never) } as never)} ON CONFLICT (workspace_id, dedup_key) DO NOTHING`;
+  await sql`INSERT INTO conversions ${sql({ ...row, data: json(sql, row.data) })} ON CONFLICT (workspace_id, dedup_key) DO NOTHING`;
 }
 
 /**
@@ -102,9 +102,9 @@ export async function upsertVerified(
 ): Promise<{ row: LedgerRow; newlyVerified: boolean }> {
   return sql.begin(async (tx) => {
     const values = columns(workspaceId, c, true, "api");
-    const data = { ...values, data: tx.json(values.data as never) };
+    const data = { ...values, data: json(tx, values.data) };
     const [inserted]: [LedgerRow?] = await tx`
-      INSERT INTO conversions ${tx(data as never)} ON CONFLICT (workspace_id, dedup_key) DO NOTHING RETURNING ${tx.unsafe(RETURNING)}`;
+      INSERT INTO conversions ${tx(data)} ON CONFLICT (workspace_id, dedup_key) DO NOTHING RETURNING ${tx.unsafe(RETURNING)}`;
     let row = inserted;
     let newlyVerified = inserted !== undefined;
     if (!row) {
@@ -114,14 +114,14 @@ export async function upsertVerified(
       // The verified postback always wins: its values replace the browser row's.
       const { workspace_id: _w, dedup_key: _k, ...update } = data;
       const [upgraded]: [LedgerRow?] = await tx`
-        UPDATE conversions SET ${tx(update as never)}, event_written_at = NULL, updated_at = now()
+        UPDATE conversions SET ${tx(update)}, event_written_at = NULL, updated_at = now()
         WHERE workspace_id = ${workspaceId} AND dedup_key = ${c.dedupKey} RETURNING ${tx.unsafe(RETURNING)}`;
       row = upgraded!;
       newlyVerified = true;
     }
     const payload = fanOut(row);
-    await enqueueEvent(tx as unknown as Sql, workspaceId, LifecycleEvents.conversion, payload);
-    await enqueueEvent(tx as unknown as Sql, workspaceId, LifecycleEvents.conversionCreated, payload);
+    await enqueueEvent(tx, workspaceId, LifecycleEvents.conversion, payload);
+    await enqueueEvent(tx, workspaceId, LifecycleEvents.conversionCreated, payload);
     return { row, newlyVerified };
   });
 }

@@ -1,6 +1,6 @@
 /** Routes of docs/api.md "Exports": validation and HTTP only; rules live in service.ts. */
-import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { createModule } from "../../http/module.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { CreateExportBody, ExportCreated, ExportParams, ExportRead } from "./model.ts";
@@ -8,7 +8,7 @@ import * as exports from "./service.ts";
 import { documented } from "../../http/openapi-docs.ts";
 
 export function exportsModule(deps: Deps) {
-  return new Elysia({ name: "frameline.exports", detail: { tags: ["Exports"] } } as never)
+  return createModule("exports", { tag: "Exports" })
     .use(authPlugin(deps))
     .post(
       "/exports",

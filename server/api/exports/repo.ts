@@ -1,5 +1,5 @@
 /** The SQL of exports. Reads are bounded by the caller's workspace; the job calls are not (workers serve all). */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Sql, Db } from "../../storage/postgres.ts";
 import type { ExportFormat, ExportStatus, ExportType } from "./model.ts";
 
 export interface ExportRow {
@@ -26,8 +26,6 @@ export interface ExportRow {
   finished_at: Date | null;
   expires_at: Date;
 }
-
-type Db = Sql | TxSql;
 
 // Dates come back as YYYY-MM-DD text, never shifted by the process time zone.
 const COLUMNS = (sql: Db) => sql`id, public_id, workspace_id, type, format, video_ids, video_codes, date_from::text AS date_from, date_to::text AS date_to,

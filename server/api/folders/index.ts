@@ -1,5 +1,6 @@
 /** docs/api.md "Folders": a folder changes only where a video is listed. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -36,7 +37,7 @@ function toFolder(row: FolderRow) {
 }
 
 export function foldersModule(deps: Deps) {
-  return new Elysia({ name: "frameline.folders" })
+  return createModule("folders")
     .use(authPlugin(deps))
     .post(
       "/folders",

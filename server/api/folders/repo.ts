@@ -1,5 +1,5 @@
 /** The SQL of folders. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Db, Sql } from "../../storage/postgres.ts";
 
 export interface FolderRow {
   id: number;
@@ -13,7 +13,7 @@ export interface FolderRow {
 
 /** Undefined when `parent_id` names no folder of this workspace. */
 export async function insertFolder(
-  sql: Sql | TxSql,
+  sql: Db,
   workspaceId: number,
   input: { name: string; parent_id?: number | null; color?: string | null },
 ): Promise<FolderRow | undefined> {

@@ -1,5 +1,6 @@
 /** Routes of docs/api.md "Playlists": validation and HTTP only; rules live in service.ts. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -31,7 +32,7 @@ const itemCode = (raw: string) => {
 };
 
 export function playlistsModule(deps: Deps) {
-  return new Elysia({ name: "frameline.playlists", detail: { tags: ["Playlists"] } } as never)
+  return createModule("playlists", { tag: "Playlists" })
     .use(authPlugin(deps))
     .get("/playlists", ({ auth, query }) => playlists.listPlaylists(deps, auth.workspaceId, query.page ?? 1, query.per_page ?? playlists.DEFAULT_PER_PAGE), {
       scope: "videos:read",

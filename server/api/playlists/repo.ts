@@ -1,8 +1,6 @@
 /** The SQL of playlists: container videos whose `playlist_options.enabled` is true. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
-
-type Db = Sql | TxSql;
 
 const enabled = (sql: Db) => sql`(settings -> 'playlist_options' ->> 'enabled') = 'true'`;
 

@@ -10,38 +10,19 @@ import { withDefaults, type Settings } from "../../../contract/settings.ts";
 import { updateLiveSettings } from "../settings/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";
-import type { AddItemBody, CreatePlaylistBody, UpdateItemBody, UpdatePlaylistBody } from "./model.ts";
+import type { AddItemBody, CreatePlaylistBody, PlaylistItem, UpdateItemBody, UpdatePlaylistBody } from "./model.ts";
 import * as repo from "./repo.ts";
 
-export interface Item {
-  video_code: string;
-  title: string | null;
-  lesson_label: string | null;
-  duration_s: number | null;
-  thumb_url: string | null;
-}
-
-interface PlaylistOptions {
-  enabled: boolean;
-  playback_mode: string;
-  playlist_code: string | null;
-  items: Item[];
-  auto_advance: boolean;
-  auto_advance_delay_ms: number;
-  loop: boolean;
-  lesson_navigation: string;
-  playlist_chrome: string;
-  [other: string]: unknown;
-}
+export type Item = typeof PlaylistItem.static;
+type PlaylistOptions = Settings["playlist_options"];
 
 export const DEFAULT_PER_PAGE = 50;
 
-const optionsOf = (settings: Settings) => settings.playlist_options as PlaylistOptions;
-const playlistOf = (row: VideoRow) => optionsOf(withDefaults(row.settings));
+const playlistOf = (row: VideoRow) => withDefaults(row.settings).playlist_options;
 
-export function toItem(item: Partial<Item>): Item {
+export function toItem(item: Pick<Item, "video_code"> & Partial<Item>): Item {
   return {
-    video_code: String(item.video_code),
+    video_code: item.video_code,
     title: item.title ?? null,
     lesson_label: item.lesson_label ?? null,
     duration_s: item.duration_s ?? null,
@@ -49,7 +30,7 @@ export function toItem(item: Partial<Item>): Item {
   };
 }
 
-const itemsOf = (p: PlaylistOptions): Item[] => (Array.isArray(p.items) ? p.items.map(toItem) : []);
+const itemsOf = (p: PlaylistOptions): Item[] => (p.items ?? []).map(toItem);
 
 /** The read shape; `playlist_chrome` is writable but never read (docs/api.md "Playlist and playlist item"). */
 export function toPlaylist(row: VideoRow) {
@@ -58,12 +39,13 @@ export function toPlaylist(row: VideoRow) {
     video_id: row.id,
     video_code: row.code,
     title: row.title,
-    playback_mode: p.playback_mode,
+    // A group stored before a field existed reads as the player reads it (compiler/config.ts).
+    playback_mode: p.playback_mode ?? "linear",
     playlist_code: p.playlist_code ?? null,
     item_count: itemsOf(p).length,
-    auto_advance: p.auto_advance,
-    loop: p.loop,
-    lesson_navigation: p.lesson_navigation,
+    auto_advance: p.auto_advance !== false,
+    loop: p.loop === true,
+    lesson_navigation: p.lesson_navigation ?? "sidebar",
   };
 }
 
@@ -89,7 +71,7 @@ export async function listItems(deps: Deps, workspaceId: number, id: number): Pr
 /** Changes the playlist of an enabled container; 404 when it has none. */
 function changeEnabled(deps: Deps, workspaceId: number, id: number, change: (p: PlaylistOptions) => PlaylistOptions | undefined): Promise<VideoRow> {
   return updateLiveSettings(deps, workspaceId, id, (_row, live) => {
-    const p = optionsOf(live);
+    const p = live.playlist_options;
     if (p.enabled !== true) throw Errors.modelNotFound(VIDEO_MODEL, id);
     const next = change(p);
     return next && { ...live, playlist_options: next };
@@ -100,7 +82,7 @@ function changeEnabled(deps: Deps, workspaceId: number, id: number, change: (p: 
 export async function createPlaylist(deps: Deps, workspaceId: number, body: CreatePlaylistBody): Promise<VideoRow> {
   const { video_id, items, ...fields } = body;
   return updateLiveSettings(deps, workspaceId, video_id, (_row, live) => {
-    const p = optionsOf(live);
+    const p = live.playlist_options;
     return {
       ...live,
       playlist_options: { ...p, ...sent(fields), ...(items ? { items: items.map(toItem) } : {}), enabled: true },

@@ -1,5 +1,6 @@
 /** Routes of docs/api.md "Video settings": validation and HTTP only; rules live in service.ts. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -49,7 +50,7 @@ export function settingsModule(deps: Deps) {
     return id;
   };
 
-  return new Elysia({ name: "frameline.settings", detail: { tags: ["Video settings"] } } as never)
+  return createModule("settings", { tag: "Video settings" })
     .use(authPlugin(deps))
     .post(
       "/videos/:video/draft",

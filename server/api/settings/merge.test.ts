@@ -36,14 +36,14 @@ describe("mergeSettings (docs/api.md Video settings rules 1-3)", () => {
       style_options: { made_up_key: 1 },
     });
     expect(Object.keys(merged).sort()).toEqual(Object.keys(before).sort());
-    for (const group of ["actions_options", "cloak_options", "headline_options", "pitch_time_options", "share_options"]) {
+    for (const group of ["actions_options", "cloak_options", "headline_options", "pitch_time_options", "share_options"] as const) {
       expect([group, merged[group]]).toEqual([group, before[group]]);
     }
-    expect(merged.style_options!.made_up_key).toBe(1);
+    expect(merged.style_options).toHaveProperty("made_up_key", 1);
   });
 
   test("a group the stored row lacks is completed with its defaults before the merge", () => {
-    const stored = live();
+    const stored: Partial<Settings> = live();
     delete stored.quiz_options;
     expect(mergeSettings(stored, { quiz_options: { enabled: true } }).quiz_options).toEqual({ ...defaultSettings().quiz_options, enabled: true });
   });

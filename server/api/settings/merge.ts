@@ -56,7 +56,7 @@ export const API_RULES: MergeRules = { writable: API_WRITABLE_GROUPS, wholeLists
  * included, and lists replaced whole (its forms send whole lists, so a row can
  * be removed).
  */
-export function mergeSettings(current: Settings, payload: Record<string, unknown>, rules: MergeRules = API_RULES): Settings {
+export function mergeSettings(current: Partial<Settings>, payload: Record<string, unknown>, rules: MergeRules = API_RULES): Settings {
   const base = withDefaults(current);
   return mergeDeep(base, filterPayload(payload, base, rules.writable), rules.wholeLists) as Settings;
 }

@@ -1,9 +1,7 @@
 /** The SQL of settings: live settings on the video row, drafts, deploy versions. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type TxSql, type Db } from "../../storage/postgres.ts";
 import type { VideoRow } from "../videos/repo.ts";
 import type { Settings } from "../../../contract/settings.ts";
-
-type Db = Sql | TxSql;
 
 export interface DeployVersionRow {
   id: number;
@@ -12,7 +10,8 @@ export interface DeployVersionRow {
   created_by: number | null;
   label: string | null;
   version_hash: string;
-  settings_snapshot: Settings;
+  /** Snapshots taken before a group existed lack it: read through `withDefaults`. */
+  settings_snapshot: Partial<Settings>;
   is_live: boolean;
   created_at: Date;
   updated_at: Date;
@@ -24,7 +23,7 @@ export async function videoExists(sql: Db, workspaceId: number, id: number): Pro
 
 export async function writeLiveSettings(sql: Db, workspaceId: number, id: number, settings: Settings): Promise<VideoRow> {
   const [row]: [VideoRow?] = await sql`
-    UPDATE videos SET settings = ${sql.json(settings as never)}, updated_at = now()
+    UPDATE videos SET settings = ${json(sql, settings)}, updated_at = now()
     WHERE workspace_id = ${workspaceId} AND id = ${id}
     RETURNING *`;
   return row!;
@@ -32,7 +31,7 @@ export async function writeLiveSettings(sql: Db, workspaceId: number, id: number
 
 export async function saveDraft(sql: Db, videoId: number, settings: Settings): Promise<void> {
   await sql`
-    INSERT INTO video_drafts (video_id, settings) VALUES (${videoId}, ${sql.json(settings as never)})
+    INSERT INTO video_drafts (video_id, settings) VALUES (${videoId}, ${json(sql, settings)})
     ON CONFLICT (video_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`;
 }
 
@@ -49,7 +48,7 @@ export async function insertLiveVersion(
   const [row]: [DeployVersionRow?] = await tx`
     INSERT INTO deploy_versions (workspace_id, workspace_video_id, created_by, label, version_hash, settings_snapshot, is_live)
     VALUES (${version.workspace_id}, ${version.workspace_video_id}, ${null}, ${version.label}, ${version.version_hash},
-            ${tx.json(version.settings_snapshot as never)}, true)
+            ${json(tx, version.settings_snapshot)}, true)
     RETURNING *`;
   return row!;
 }

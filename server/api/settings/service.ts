@@ -158,7 +158,8 @@ export async function restore(deps: Deps, workspaceId: number, videoId: number, 
     if (!row) throw Errors.modelNotFound(VIDEO_MODEL, videoId);
     const chosen = await repo.findVersion(tx, workspaceId, videoId, versionId);
     if (!chosen) throw Errors.modelNotFound(VERSION_MODEL, versionId);
-    return goLive(deps, tx, track, row, chosen.settings_snapshot, `Restored from version ${chosen.id}`);
+    // A snapshot taken before a group existed lacks it; it goes live completed, as every read completes it.
+    return goLive(deps, tx, track, row, withDefaults(chosen.settings_snapshot), `Restored from version ${chosen.id}`);
   });
 }
 

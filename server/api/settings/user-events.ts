@@ -12,12 +12,12 @@ import type { Settings } from "../../../contract/settings.ts";
 
 export async function assertDeclaredUserEvents(tx: TxSql, workspaceId: number, settings: Settings): Promise<void> {
   const group = settings.user_events_options;
-  const events = group?.enabled === true && Array.isArray(group.events) ? (group.events as { name?: unknown }[]) : [];
+  const events = group.enabled === true ? (group.events ?? []) : [];
   if (events.length === 0) return;
-  const declared = new Set((await listMetrics(tx as never, workspaceId)).map((m) => m.name));
+  const declared = new Set((await listMetrics(tx, workspaceId)).map((m) => m.name));
   const errors: Record<string, string[]> = {};
   events.forEach((e, i) => {
-    const name = normaliseEventName(String(e?.name ?? ""));
+    const name = normaliseEventName(e.name);
     if (!declared.has(name))
       errors[`user_events_options.events.${i}.name`] = [
         `The user_events_options.events.${i}.name field must name a custom metric declared in this workspace ("${name}" is not).`,

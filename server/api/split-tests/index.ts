@@ -3,7 +3,8 @@
  * the events host's `POST /v1/split-test`, which the test's embed asks. Validation
  * and HTTP only; rules live in service.ts and report.ts.
  */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { documented } from "../../http/openapi-docs.ts";
@@ -40,7 +41,7 @@ export function splitTestsModule(deps: Deps) {
   const { config } = deps;
   const reply = (row: Parameters<typeof splitTests.toSplitTest>[1]) => ({ split_test: splitTests.toSplitTest(config, row) });
 
-  return new Elysia({ name: "frameline.split-tests", detail: { tags: ["Split tests"] } } as never)
+  return createModule("split-tests", { tag: "Split tests" })
     .use(authPlugin(deps))
     .post(
       "/split-tests",
@@ -142,7 +143,7 @@ export function splitTestsModule(deps: Deps) {
 /** `POST /v1/split-test` on the events host: which variation this viewer is served (no token; the test's embed asks). */
 export function splitTestAssignModule(deps: Deps) {
   const ipRule = perMinute("collect_ip", deps.config.eventLimits.perIpPerMinute * 10);
-  return new Elysia({ name: "frameline.split-test-assign", detail: { tags: ["Events host"] } } as never)
+  return createModule("split-test-assign", { tag: "Events host" })
     .options("/v1/split-test", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/split-test",

@@ -1,7 +1,5 @@
 /** The SQL of split tests (0011_split_tests.sql): tests, their variations, the sessions served one. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
-
-type Db = Sql | TxSql;
+import type { TxSql, Db } from "../../storage/postgres.ts";
 
 export const Statuses = { running: "running", paused: "paused", ended: "ended" } as const;
 export type Status = (typeof Statuses)[keyof typeof Statuses];

@@ -2,7 +2,8 @@
  * Routes of docs/api.md "Uploads": validation and HTTP only; the rules live in
  * session.ts and service.ts. The upload URL also speaks tus 1.0 core (tus.ts).
  */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -53,7 +54,7 @@ export function uploadsModule(deps: Deps) {
   const preflight = () => new Response(null, { status: 204, headers: OPTIONS_HEADERS });
 
   return (
-    new Elysia({ name: "frameline.uploads", detail: { tags: ["Uploads"] } } as never)
+    createModule("uploads", { tag: "Uploads" })
       // Before routing and authentication, so refusals (401, 404, 429) carry them too.
       .onRequest(({ request, set }) => {
         if (!isUploadUrl(request.url)) return;

@@ -1,9 +1,7 @@
 /** The SQL of upload sessions. Every read is bounded by the caller's workspace. */
 import type { ChunkPart, ChunkedState } from "../../storage/blob/index.ts";
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type Db } from "../../storage/postgres.ts";
 import type { OrientationName } from "./model.ts";
-
-type Db = Sql | TxSql;
 
 export interface UploadSessionRow {
   id: string;
@@ -75,7 +73,7 @@ export async function releaseLease(sql: Db, id: string, token: string): Promise<
 export async function saveProgress(sql: Db, id: string, token: string, state: ChunkedState): Promise<boolean> {
   // No RETURNING: the count of rows updated says whether the lease was still ours, in one answer packet less per chunk.
   const result = await sql`
-    UPDATE upload_sessions SET parts = ${sql.json(state.parts as never)}::jsonb, "offset" = ${state.offset}, updated_at = now(), lock_token = NULL, locked_until = NULL
+    UPDATE upload_sessions SET parts = ${json(sql, state.parts)}::jsonb, "offset" = ${state.offset}, updated_at = now(), lock_token = NULL, locked_until = NULL
     WHERE id = ${id} AND lock_token = ${token}`;
   return result.count > 0;
 }

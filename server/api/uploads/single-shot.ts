@@ -87,6 +87,7 @@ export function parseMultipart(store: BlobStore, contentType: string, body: Read
     } catch {
       return reject(validation({ file: ["The file field is required (the multipart body could not be read)."] }));
     }
+    // Web streams have a DOM typing and a Node one; the runtime object is the same (here and below).
     const input = Readable.fromWeb(body as unknown as NodeReadableStream<Uint8Array>);
     parser.on("file", (name, stream, info) => {
       if (name !== "file" || stored) return void stream.resume();

@@ -1,5 +1,6 @@
 /** Routes of docs/api.md "Videos": validation and HTTP only; rules live in service.ts. */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -34,7 +35,7 @@ export function videosModule(deps: Deps) {
     return body;
   };
 
-  return new Elysia({ name: "frameline.videos", detail: { tags: ["Videos"] } } as never)
+  return createModule("videos", { tag: "Videos" })
     .use(authPlugin(deps))
     .get(
       "/videos",

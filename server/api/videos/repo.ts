@@ -1,5 +1,5 @@
 /** The SQL of videos. Every query is bounded by the caller's workspace. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type TxSql, type Db } from "../../storage/postgres.ts";
 import type { Settings } from "../../../contract/settings.ts";
 import type { SortColumn } from "./model.ts";
 
@@ -20,7 +20,8 @@ export interface VideoRow {
   player_version: string;
   plain_mode: boolean;
   default_orientation: "landscape" | "portrait";
-  settings: Settings;
+  /** Rows written before a group existed lack it: read through `withDefaults`. */
+  settings: Partial<Settings>;
   /** Media-store keys of the master playlist and poster (storage/media-keys.ts), not URLs. */
   landscape_hls: string | null;
   portrait_hls: string | null;
@@ -33,8 +34,6 @@ export interface VideoRow {
 }
 
 export type SlimVideoRow = Pick<VideoRow, "id" | "title" | "code" | "workspace_id" | "created_at" | "updated_at">;
-
-type Db = Sql | TxSql;
 
 export async function findVideo(sql: Db, workspaceId: number, id: number): Promise<VideoRow | undefined> {
   const [row]: [VideoRow?] = await sql`SELECT * FROM videos WHERE workspace_id = ${workspaceId} AND id = ${id}`;
@@ -55,7 +54,7 @@ export async function insertVideo(
   const [row]: [VideoRow?] = await sql`
     INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings)
     VALUES (${video.workspace_id}, ${crypto.randomUUID()}, ${video.title}, ${video.folder_id}, ${sql.array(video.tags)},
-            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${sql.json(video.settings as never)})
+            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${json(sql, video.settings)})
     RETURNING *`;
   return row!;
 }

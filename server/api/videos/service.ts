@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
-import { COPIED_GROUPS, GROUP_NAMES, defaultSettings, withDefaults, type Settings } from "../../../contract/settings.ts";
+import { COPIED_GROUPS, defaultSettings, withDefaults, type GroupName, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
 import { cdnFileUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
@@ -120,12 +120,16 @@ export async function listVideos(deps: Deps, workspaceId: number, query: ListVid
   return { rows, total, page, perPage };
 }
 
+const copyGroup = <K extends GroupName>(to: Settings, from: Settings, name: K) => {
+  to[name] = structuredClone(from[name]);
+};
+
 /** Copies the 18 copy_from groups; an unknown or foreign id copies nothing (rule 1). */
 function copiedSettings(source: VideoRow | undefined): { settings: Settings; playerVersion?: string } {
   const settings = defaultSettings();
   if (!source) return { settings };
   const stored = withDefaults(source.settings);
-  for (const name of COPIED_GROUPS) settings[name] = structuredClone(stored[name]);
+  for (const name of COPIED_GROUPS) copyGroup(settings, stored, name);
   return { settings, playerVersion: source.player_version };
 }
 
@@ -220,6 +224,5 @@ async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }
 }
 
 export function settingsOf(row: VideoRow): Settings {
-  const all = withDefaults(row.settings);
-  return Object.fromEntries(GROUP_NAMES.map((name) => [name, all[name]]));
+  return withDefaults(row.settings);
 }

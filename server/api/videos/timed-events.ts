@@ -17,24 +17,14 @@ export const TimedEventsRead = t.Array(
   }),
 );
 
-export interface TimedEvent {
-  time_s: number;
-  selector: string | null;
-  action: "show" | "hide";
-  name: string | null;
-  persist: boolean;
-}
+export type TimedEvent = (typeof TimedEventsRead.static)[number];
 
 export function timedEventsOf(settings: Settings): TimedEvent[] {
-  const events = settings.timed_events_options?.events;
-  if (!Array.isArray(events)) return [];
-  return events
-    .filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null && typeof e.time_s === "number")
-    .map((e) => ({
-      time_s: e.time_s as number,
-      selector: typeof e.selector === "string" ? e.selector : null,
-      action: e.action === "hide" ? "hide" : "show",
-      name: typeof e.name === "string" ? e.name : null,
-      persist: e.persist !== false,
-    }));
+  return (settings.timed_events_options.events ?? []).map((e) => ({
+    time_s: e.time_s,
+    selector: e.selector ?? null,
+    action: e.action ?? "show",
+    name: e.name ?? null,
+    persist: e.persist !== false,
+  }));
 }

@@ -1,5 +1,6 @@
 /** Routes of docs/api.md "Webhook subscriptions" (all need webhooks:write). */
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { authPlugin } from "../../http/auth.ts";
@@ -12,7 +13,7 @@ import { documented } from "../../http/openapi-docs.ts";
 const WebhookParams = t.Object({ webhook: PathId("Numeric subscription id") });
 
 export function webhooksModule(deps: Deps) {
-  return new Elysia({ name: "frameline.webhooks", detail: { tags: ["Webhooks"] } } as never)
+  return createModule("webhooks", { tag: "Webhooks" })
     .use(authPlugin(deps))
     .get(
       "/webhooks",

@@ -1,7 +1,5 @@
 /** The SQL of webhook subscriptions and their deliveries. Subscription queries are bounded by the caller's workspace. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
-
-type Db = Sql | TxSql;
+import type { Sql, Db } from "../../storage/postgres.ts";
 
 export interface SubscriptionRow {
   id: number;

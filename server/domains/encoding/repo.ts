@@ -1,8 +1,6 @@
 /** The SQL of encode jobs and of the per-orientation media columns of a video. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type Db } from "../../storage/postgres.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
-
-type Db = Sql | TxSql;
 
 import type { Orientation } from "../../../contract/player-config.ts";
 
@@ -92,7 +90,7 @@ export async function setMedia(
   const col = mediaColumn(orientation);
   const other = mediaColumn(orientation === "landscape" ? "portrait" : "landscape");
   const [row]: [VideoRow?] = await sql`
-    UPDATE videos SET ${sql(col)} = ${sql.json(media as never)}::jsonb,
+    UPDATE videos SET ${sql(col)} = ${json(sql, media)}::jsonb,
       default_orientation = CASE WHEN ${sql(other)} IS NULL THEN ${orientation} ELSE default_orientation END,
       updated_at = now()
     WHERE id = ${videoId} AND workspace_id = ${workspaceId}
@@ -114,7 +112,7 @@ export async function patchMedia(
 ): Promise<boolean> {
   const col = mediaColumn(orientation);
   const rows = await sql`
-    UPDATE videos SET ${sql(col)} = ${sql(col)} || ${sql.json(patch as never)}::jsonb
+    UPDATE videos SET ${sql(col)} = ${sql(col)} || ${json(sql, patch)}::jsonb
       ${keys ? sql`, ${sql(`${orientation}_hls`)} = ${keys.hls}, ${sql(`${orientation}_thumb`)} = ${keys.thumb}` : sql``}
     WHERE id = ${videoId} AND (${sql(col)} ->> 'job_id')::bigint = ${jobId}
     RETURNING id`;

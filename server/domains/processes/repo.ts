@@ -1,4 +1,4 @@
-import type { Sql } from "../../storage/postgres.ts";
+import { json, type Sql } from "../../storage/postgres.ts";
 import type { Engines, Role } from "./topology.ts";
 
 export interface ProcessRow {
@@ -23,7 +23,7 @@ export async function liveProcesses(sql: Sql): Promise<ProcessRow[]> {
 export async function insertProcess(sql: Sql, p: Omit<ProcessRow, "started_at" | "last_seen">): Promise<void> {
   await sql`
     INSERT INTO processes (id, role, host, pid, version, engines, public_url)
-    VALUES (${p.id}, ${p.role}, ${p.host}, ${p.pid}, ${p.version}, ${sql.json(p.engines as never)}, ${p.public_url})`;
+    VALUES (${p.id}, ${p.role}, ${p.host}, ${p.pid}, ${p.version}, ${json(sql, p.engines)}, ${p.public_url})`;
 }
 
 export async function touchProcess(sql: Sql, id: string): Promise<void> {

@@ -1,9 +1,7 @@
 /** The SQL of publishing a player: the workspace code, playlist items' media, the playlists that list a video. */
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import { json, type Db } from "../../storage/postgres.ts";
 import type { ItemMedia } from "../../../compiler/index.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
-
-type Db = Sql | TxSql;
 
 export async function workspaceCode(db: Db, workspaceId: number): Promise<string | undefined> {
   const [row]: [{ code: string }?] = await db`SELECT code FROM workspaces WHERE id = ${workspaceId}`;
@@ -23,7 +21,7 @@ export async function containersOf(db: Db, workspaceId: number, code: string, ex
   return db<VideoRow[]>`
     SELECT * FROM videos
     WHERE workspace_id = ${workspaceId} AND id <> ${exceptId}
-      AND settings -> 'playlist_options' -> 'items' @> ${db.json([{ video_code: code }] as never)}
+      AND settings -> 'playlist_options' -> 'items' @> ${json(db, [{ video_code: code }])}
     ORDER BY id LIMIT 100`;
 }
 

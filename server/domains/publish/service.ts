@@ -10,7 +10,7 @@
  *   await publishVideo(deps, video.workspace_id, video.id);
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql, TxSql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import {
   compilePlayer,
   DEFAULT_SOURCES,
@@ -33,8 +33,6 @@ import { entryChanged } from "../../storage/entry-cache.ts";
 import { cdnFileUrl, mediaUrlOf } from "../../storage/media-keys.ts";
 
 type MediaColumns = Pick<VideoRow, "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
-
-type Db = Sql | TxSql;
 
 export interface Publication extends EntryPush {
   versionHash: string;

@@ -1,5 +1,5 @@
 /** SQL of known viewers: sessions, keys (device, profile, identity hashes), workspaces and videos by code. */
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db, Sql } from "../../storage/postgres.ts";
 
 export interface SessionRow {
   viewer_id: number;
@@ -99,7 +99,7 @@ export async function linkKeys(sql: Sql, workspaceId: number, viewerId: number, 
 }
 
 /** True exactly once per session: the first play (docs/api.md `video.viewed`). */
-export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: string): Promise<boolean> {
+export async function markFirstPlay(sql: Db, workspaceId: number, sessionCode: string): Promise<boolean> {
   const rows = await sql`
     UPDATE viewer_sessions SET first_play_at = now()
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND first_play_at IS NULL RETURNING viewer_id`;
@@ -107,7 +107,7 @@ export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: 
 }
 
 /** Records that the session announced this milestone (a bit of `milestones_sent`); true only the first time. */
-export async function markMilestone(sql: Sql, workspaceId: number, sessionCode: string, bit: number): Promise<boolean> {
+export async function markMilestone(sql: Db, workspaceId: number, sessionCode: string, bit: number): Promise<boolean> {
   const rows = await sql`
     UPDATE viewer_sessions SET milestones_sent = milestones_sent | ${bit}
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND milestones_sent & ${bit} = 0 RETURNING viewer_id`;

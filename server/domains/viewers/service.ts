@@ -7,7 +7,7 @@
  * so a session another process just created is seen soon.
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import * as repo from "./repo.ts";
 
 export const KeyKinds = {
@@ -204,14 +204,14 @@ export async function resolveViewer(
 }
 
 /** True only for the session's first play (it emits `video.viewed`). Pass a transaction to commit it with the outbox rows. */
-export async function markFirstPlay(sql: Sql, workspaceId: number, sessionCode: string): Promise<boolean> {
+export async function markFirstPlay(sql: Db, workspaceId: number, sessionCode: string): Promise<boolean> {
   return repo.markFirstPlay(sql, workspaceId, sessionCode);
 }
 
 const MILESTONE_BITS: Record<number, number> = { 25: 1, 50: 2, 75: 4, 100: 8 };
 
 /** True only the first time the session reports this milestone (it emits `play.milestone` once). */
-export async function markMilestone(sql: Sql, workspaceId: number, sessionCode: string, percent: number): Promise<boolean> {
+export async function markMilestone(sql: Db, workspaceId: number, sessionCode: string, percent: number): Promise<boolean> {
   const bit = MILESTONE_BITS[percent];
   return bit === undefined || repo.markMilestone(sql, workspaceId, sessionCode, bit);
 }

@@ -1,5 +1,5 @@
 /** The SQL of the operator's side: workspaces, tokens, custom metrics and integrations. */
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db, Sql } from "../../storage/postgres.ts";
 
 export interface WorkspaceRow {
   id: number;
@@ -18,24 +18,24 @@ export interface TokenRow {
   created_at: Date;
 }
 
-export async function insertWorkspace(sql: Sql, input: { code: string; name: string; legacyKeyHash: string }): Promise<WorkspaceRow> {
+export async function insertWorkspace(sql: Db, input: { code: string; name: string; legacyKeyHash: string }): Promise<WorkspaceRow> {
   const [workspace]: [WorkspaceRow?] = await sql`
     INSERT INTO workspaces (code, name, legacy_key_hash) VALUES (${input.code}, ${input.name}, ${input.legacyKeyHash})
     RETURNING id, code, name, created_at`;
   return workspace!;
 }
 
-export async function listWorkspaces(sql: Sql): Promise<WorkspaceRow[]> {
+export async function listWorkspaces(sql: Db): Promise<WorkspaceRow[]> {
   return [...(await sql<WorkspaceRow[]>`SELECT id, code, name, created_at FROM workspaces ORDER BY id`)];
 }
 
-export async function findWorkspace(sql: Sql, id: number): Promise<WorkspaceRow | undefined> {
+export async function findWorkspace(sql: Db, id: number): Promise<WorkspaceRow | undefined> {
   const [row]: [WorkspaceRow?] = await sql`SELECT id, code, name, created_at FROM workspaces WHERE id = ${id}`;
   return row;
 }
 
 export async function insertToken(
-  sql: Sql,
+  sql: Db,
   input: { workspaceId: number; name: string; scopes: string[]; tokenHash: string; expiresAt: Date | null },
 ): Promise<TokenRow> {
   const [token]: [TokenRow?] = await sql`
@@ -45,7 +45,7 @@ export async function insertToken(
   return token!;
 }
 
-export async function listTokens(sql: Sql, workspaceId: number): Promise<TokenRow[]> {
+export async function listTokens(sql: Db, workspaceId: number): Promise<TokenRow[]> {
   return [
     ...(await sql<TokenRow[]>`
       SELECT id, workspace_id, name, scopes, expires_at, revoked_at, created_at FROM api_tokens
@@ -62,21 +62,21 @@ export async function revokeToken(sql: Sql, id: number, channel: string | undefi
   });
 }
 
-export async function insertMetric(sql: Sql, workspaceId: number, name: string): Promise<void> {
+export async function insertMetric(sql: Db, workspaceId: number, name: string): Promise<void> {
   await sql`INSERT INTO custom_metrics (workspace_id, name) VALUES (${workspaceId}, ${name}) ON CONFLICT DO NOTHING`;
 }
 
-export async function upsertIntegration(sql: Sql, workspaceId: number, name: string, browserFallback: boolean): Promise<void> {
+export async function upsertIntegration(sql: Db, workspaceId: number, name: string, browserFallback: boolean): Promise<void> {
   await sql`
     INSERT INTO integrations (workspace_id, name, browser_fallback) VALUES (${workspaceId}, ${name}, ${browserFallback})
     ON CONFLICT (workspace_id, name) DO UPDATE SET browser_fallback = EXCLUDED.browser_fallback, updated_at = now()`;
 }
 
-export async function listMetrics(sql: Sql, workspaceId: number): Promise<{ name: string }[]> {
+export async function listMetrics(sql: Db, workspaceId: number): Promise<{ name: string }[]> {
   return [...(await sql<{ name: string }[]>`SELECT name FROM custom_metrics WHERE workspace_id = ${workspaceId} ORDER BY name`)];
 }
 
-export async function listIntegrations(sql: Sql, workspaceId: number): Promise<{ name: string; browser_fallback: boolean }[]> {
+export async function listIntegrations(sql: Db, workspaceId: number): Promise<{ name: string; browser_fallback: boolean }[]> {
   return [
     ...(await sql<
       { name: string; browser_fallback: boolean }[]

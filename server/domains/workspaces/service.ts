@@ -1,6 +1,6 @@
 /** Workspaces and what hangs off them: tokens, declared custom metrics, integrations (docs/api.md "The operator API"). */
 import type { Deps } from "../../deps.ts";
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import { REVOCATION_CHANNEL } from "../../http/token-verifier.ts";
 import { newLegacyKey, newToken, sha256Hex } from "../../http/tokens.ts";
 import type { Scope } from "../../../contract/scopes.ts";
@@ -21,7 +21,7 @@ export const toToken = (row: TokenRow) => ({
 });
 
 /** Only the legacy key's hash is stored; the key itself is shown once. */
-export async function createWorkspace(sql: Sql, name: string): Promise<{ workspace: WorkspaceRow; legacyKey: string }> {
+export async function createWorkspace(sql: Db, name: string): Promise<{ workspace: WorkspaceRow; legacyKey: string }> {
   const legacyKey = newLegacyKey();
   const workspace = await repo.insertWorkspace(sql, { code: crypto.randomUUID(), name, legacyKeyHash: sha256Hex(legacyKey) });
   return { workspace, legacyKey };
@@ -29,7 +29,7 @@ export async function createWorkspace(sql: Sql, name: string): Promise<{ workspa
 
 /** docs/api.md "Authentication" 3: only a SHA-256 of the token is stored; it is shown once. */
 export async function createToken(
-  deps: Pick<Deps, "sql" | "clock">,
+  deps: { sql: Db } & Pick<Deps, "clock">,
   workspaceId: number,
   input: { name: string; scopes: Scope[]; expiresInDays?: number },
 ): Promise<{ token: TokenRow; secret: string }> {
@@ -52,10 +52,10 @@ export async function revokeToken(deps: Deps, id: number): Promise<boolean> {
   return revoked;
 }
 
-export async function declareMetric(sql: Sql, workspaceId: number, name: string): Promise<void> {
+export async function declareMetric(sql: Db, workspaceId: number, name: string): Promise<void> {
   await repo.insertMetric(sql, workspaceId, name);
 }
 
-export async function setIntegration(sql: Sql, workspaceId: number, name: string, browserFallback: boolean): Promise<void> {
+export async function setIntegration(sql: Db, workspaceId: number, name: string, browserFallback: boolean): Promise<void> {
   await repo.upsertIntegration(sql, workspaceId, name, browserFallback);
 }

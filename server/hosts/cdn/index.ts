@@ -8,8 +8,8 @@
  * are gzipped for clients that accept it (a CDN in front would do the same), and
  * the compressed bytes are kept per ETag so each version is compressed once.
  */
-import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { createModule } from "../../http/module.ts";
 import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { assertBlobKey, type BlobObject } from "../../storage/blob/index.ts";
@@ -124,7 +124,7 @@ export function cdnModule(deps: Deps) {
     return new Response(object.body, { status: 200, headers: { ...headers, "Content-Length": String(object.size) } });
   };
 
-  return new Elysia({ name: "frameline.cdn" })
+  return createModule("cdn")
     .get("/cdn/*", ({ params, request }) => serve(params["*"], request, false), { detail: { hide: true } })
     .head("/cdn/*", ({ params, request }) => serve(params["*"], request, true), { detail: { hide: true } })
     .options("/cdn/*", filePreflight, { detail: { hide: true } });

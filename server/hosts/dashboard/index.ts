@@ -4,8 +4,8 @@
  * talks only to /admin/v1 and /api/v1 like any other client, so this module
  * only serves HTML and built assets.
  */
-import { Elysia } from "elysia";
 import * as esbuild from "esbuild";
+import { createModule } from "../../http/module.ts";
 import { join } from "node:path";
 import type { Deps } from "../../deps.ts";
 
@@ -125,7 +125,7 @@ ${app.css ? `<link rel="stylesheet" href="/dashboard/assets/${app.css}">` : ""}
   };
 
   const hide = { detail: { hide: true } };
-  return new Elysia({ name: "frameline.dashboard" })
+  return createModule("dashboard")
     .get("/dashboard", shell, hide)
     .get("/dashboard/preview", previewPage, hide)
     .get(

@@ -56,6 +56,7 @@ let geo: CountryDb | undefined;
 function geoReader(): CountryDb {
   if (!geo) {
     const file = createRequire(import.meta.url).resolve("@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb");
+    // mmdb-lib types a record as one of MaxMind's shapes, which this database's are not.
     geo = new Reader(readFileSync(file)) as unknown as CountryDb;
   }
   return geo;

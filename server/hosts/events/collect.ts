@@ -28,7 +28,6 @@
 import type { Deps } from "../../deps.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
-import type { Sql } from "../../storage/postgres.ts";
 import * as viewers from "../../domains/viewers/service.ts";
 import { Errors } from "../../errors.ts";
 import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
@@ -94,8 +93,7 @@ export async function collect(deps: Deps, body: CollectBody, client: CollectClie
     const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
     const courses = await Promise.all(webhooks.map((e) => (COURSE_MARKS[e.type] ? courseOf(deps, workspaceId, video, e) : undefined)));
     // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
-    await deps.sql.begin(async (tx) => {
-      const sql = tx as unknown as Sql;
+    await deps.sql.begin(async (sql) => {
       if (webhooks.some((e) => PLAYER_WEBHOOKS[e.type] === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
         await enqueueEvent(sql, workspaceId, "video.viewed", base);
       for (const [i, e] of webhooks.entries()) {

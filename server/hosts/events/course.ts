@@ -7,7 +7,7 @@
  * lesson codes and a position only, never who the viewer is.
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db, Sql } from "../../storage/postgres.ts";
 import * as viewers from "../../domains/viewers/service.ts";
 import type { PlayerEvent } from "./model.ts";
 
@@ -27,7 +27,7 @@ export async function courseOf(
 }
 
 /** Records the mark; true the first time for this viewer (the webhook is then announced). */
-export async function markCourse(tx: Sql, workspaceId: number, viewerId: number, courseId: number, kind: CourseMark, lesson: string): Promise<boolean> {
+export async function markCourse(tx: Db, workspaceId: number, viewerId: number, courseId: number, kind: CourseMark, lesson: string): Promise<boolean> {
   const rows = await tx`
     INSERT INTO course_progress (workspace_id, viewer_id, course_video_id, kind, lesson_code)
     VALUES (${workspaceId}, ${viewerId}, ${courseId}, ${kind}, ${lesson})

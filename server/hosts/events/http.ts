@@ -101,7 +101,7 @@ export const perMinute = (name: string, limit: number): RateLimitRule => ({ name
  */
 export function browserRoute<S extends TObject>(body: S) {
   return {
-    parse: [parseTextJson, "json"] as never,
+    parse: [parseTextJson, "json" as const],
     transform: [withCors, rejectUnknownFields(body)],
     body,
   };

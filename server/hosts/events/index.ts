@@ -3,7 +3,8 @@
  * (backend, token), `POST /v1/track` (browser, declared names only),
  * `POST /v1/collect` (the player's batches). Errors use `{error: CODE, message}`.
  */
-import { Elysia, type Static, t } from "elysia";
+import { type Static, t } from "elysia";
+import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError, Errors, REFUSED_VALUE } from "../../errors.ts";
 import { credentialOf } from "../../http/auth.ts";
@@ -53,7 +54,7 @@ export function eventsModule(deps: Deps) {
       return answer(query);
     };
 
-  return new Elysia({ name: "frameline.events", detail: { tags: ["Events host"] } } as never)
+  return createModule("events", { tag: "Events host" })
     .post(
       "/v1/event",
       async ({ body, request, set, server }) => {
@@ -74,7 +75,7 @@ export function eventsModule(deps: Deps) {
       },
       {
         // Listing the parsers also lets the OpenAPI description show the JSON body.
-        parse: [parseTextJson, "json"] as never,
+        parse: [parseTextJson, "json" as const],
         transform: rejectUnknownFields(CustomEventBody),
         body: CustomEventBody,
         detail: {

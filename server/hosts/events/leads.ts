@@ -6,7 +6,7 @@
  * (`GET /v1/lead-status`).
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db } from "../../storage/postgres.ts";
 import * as viewers from "../../domains/viewers/service.ts";
 import { e164, hex, identityKeys, normaliseEmail } from "./identity.ts";
 import type { PlayerEvent } from "./model.ts";
@@ -45,7 +45,7 @@ export async function identifyLeads(
 }
 
 /** In the collect transaction, after `lead_form.submitted`: the lead (with `lead.captured` when new) and the submission. */
-export async function recordLead(tx: Sql, workspaceId: number, video: { id: number; code: string }, viewerId: number, e: PlayerEvent): Promise<void> {
+export async function recordLead(tx: Db, workspaceId: number, video: { id: number; code: string }, viewerId: number, e: PlayerEvent): Promise<void> {
   const email = normaliseEmail(String(e.email));
   const emailSha256 = hex("sha256", email);
   await repo.upsertLead(tx, workspaceId, {

@@ -4,6 +4,7 @@ import { MAX_JSON_BODY_BYTES } from "../../http/request-limits.ts";
 import { JsonValue, MAX_JSON_DEPTH, Num, oneOf, PropertyMap, Text } from "../../http/schemas.ts";
 import { PLAYER_ERROR_TYPES, PLAYER_EVENT_TYPES } from "../../../contract/events.ts";
 import type * as wire from "../../../contract/events.ts";
+import type { Same } from "../../lib/same.ts";
 
 const Id = (what: string) => Text({ minLength: 1, maxLength: 100, description: what });
 const Sha256 = Text({ maxLength: 64, pattern: "^[0-9a-fA-F]{64}$", description: "SHA-256 of lower(trim(email)) or of the E.164 phone, 64 hex." });
@@ -42,7 +43,6 @@ export type CustomEventBody = typeof CustomEventBody.static;
 export const TrackBody = t.Object({ workspace_code: Text({ minLength: 1, maxLength: 100 }), ...common }, { additionalProperties: false });
 export type TrackBody = typeof TrackBody.static;
 // The schema and the browser's type (contract/events.ts) describe one wire shape: each must accept the other.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const trackBodyIsTheContract: Same<TrackBody, wire.TrackBody> = true;
 const collectBodyIsTheContract: Same<
   Pick<CollectBody, "workspace_code" | "video_code" | "session_id">,

@@ -1,6 +1,6 @@
 /** SQL of custom events: the event-name registry, declared metrics, event_id dedup and leads. */
 import type { Ch } from "../../storage/clickhouse.ts";
-import type { Sql } from "../../storage/postgres.ts";
+import type { Db, Sql } from "../../storage/postgres.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 
 export const MAX_EVENT_NAMES = 100;
@@ -17,7 +17,7 @@ export async function registerEventName(sql: Sql, workspaceId: number, name: str
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(72403185, ${workspaceId}::int)`;
     const [exists] = await tx`SELECT 1 FROM event_names WHERE workspace_id = ${workspaceId} AND name = ${name}`;
-    const [{ n }] = (await tx`SELECT count(*)::int AS n FROM event_names WHERE workspace_id = ${workspaceId}`) as unknown as [{ n: number }];
+    const [{ n }]: [{ n: number }] = await tx`SELECT count(*)::int AS n FROM event_names WHERE workspace_id = ${workspaceId}`;
     if (exists) return { ok: true, inUse: n };
     if (n >= MAX_EVENT_NAMES) return { ok: false, inUse: n };
     await tx`INSERT INTO event_names (workspace_id, name) VALUES (${workspaceId}, ${name})`;
@@ -82,7 +82,7 @@ export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
  * new lead emits. Returns whether the lead is new.
  */
 export async function upsertLead(
-  tx: Sql,
+  tx: Db,
   workspaceId: number,
   lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string; firstName?: string; url?: string },
 ): Promise<boolean> {
@@ -107,7 +107,7 @@ export async function upsertLead(
 }
 
 /** A lead form (or watch gate) of this video was answered with this email, by this viewer. */
-export async function recordLeadSubmission(tx: Sql, workspaceId: number, videoId: number, emailSha256: string, viewerId: number): Promise<void> {
+export async function recordLeadSubmission(tx: Db, workspaceId: number, videoId: number, emailSha256: string, viewerId: number): Promise<void> {
   await tx`
     INSERT INTO lead_submissions (workspace_id, video_id, email_sha256, viewer_id) VALUES (${workspaceId}, ${videoId}, ${emailSha256}, ${viewerId})
     ON CONFLICT (workspace_id, video_id, email_sha256) DO UPDATE SET viewer_id = EXCLUDED.viewer_id`;

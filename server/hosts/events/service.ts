@@ -4,7 +4,6 @@
  * answer only once it is written. Never a conversion, never revenue.
  */
 import type { Deps } from "../../deps.ts";
-import type { Sql } from "../../storage/postgres.ts";
 import { Errors, fail } from "../../errors.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
 import { normaliseEventName } from "../../../contract/events.ts";
@@ -187,7 +186,7 @@ async function write(deps: Deps, { workspaceId, input, resolution, now, source, 
       firstName: typeof input.properties?.first_name === "string" ? input.properties.first_name : undefined,
       url: typeof input.properties?.url === "string" ? input.properties.url : undefined,
     };
-    await deps.sql.begin((tx) => repo.upsertLead(tx as unknown as Sql, workspaceId, lead));
+    await deps.sql.begin((tx) => repo.upsertLead(tx, workspaceId, lead));
   }
   const sessionVideo = resolution?.session;
   const row: EventRow = {

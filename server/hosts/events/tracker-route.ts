@@ -1,12 +1,12 @@
 /** Serves the standalone events script at `GET /t.js` (built once per process with esbuild). */
-import { Elysia } from "elysia";
 import { buildTracker } from "../../../tracker/build.ts";
+import { createModule } from "../../http/module.ts";
 
 export const TRACKER_PATH = "/t.js";
 
 export function trackerModule() {
   let bundle: Promise<string> | undefined;
-  return new Elysia({ name: "frameline.tracker" }).get(
+  return createModule("tracker").get(
     TRACKER_PATH,
     async () => {
       bundle ??= buildTracker().catch((error) => {

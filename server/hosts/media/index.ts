@@ -4,8 +4,8 @@
  * seek with them), exact content types and open CORS (the player runs on
  * customers' pages). Only `videos/` is public: uploaded sources stay private.
  */
-import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { createModule } from "../../http/module.ts";
 import { FILE_CORS_HEADERS as CORS, filePreflight } from "../../http/cors.ts";
 import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
@@ -62,7 +62,7 @@ export function mediaModule(deps: Deps) {
     }
   };
 
-  return new Elysia({ name: "frameline.media", detail: { tags: ["Media"], hide: true } } as never)
+  return createModule("media", { tag: "Media", hidden: true })
     .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
     .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
     .options("/media/*", filePreflight, { detail: { hide: true } });
