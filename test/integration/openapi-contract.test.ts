@@ -220,6 +220,8 @@ describe("the operator API", () => {
     await answers("GET /admin/v1/ingest/counters", 422, admin("GET", "/ingest/counters?from=yesterday"));
     // docs/api.md "The operator API": without the key it is 401, whatever else is wrong with the call.
     await answers("GET /admin/v1/ingest/counters", 401, t.call("GET", "/admin/v1/ingest/counters?from=yesterday"));
+    await answers("GET /admin/v1/processes", 200, admin("GET", "/processes"));
+    await answers("GET /admin/v1/processes", 401, t.call("GET", "/admin/v1/processes"));
   });
 
   test("settings of every group", async () => {

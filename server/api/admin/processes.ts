@@ -3,6 +3,7 @@ import { t } from "elysia";
 import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
+import { documented } from "../../http/openapi-docs.ts";
 import { listProcesses } from "../../domains/processes/service.ts";
 import { LIVE_WITHIN_S } from "../../domains/processes/repo.ts";
 
@@ -21,20 +22,21 @@ const Process = t.Object({
 export function processesAdminModule(deps: Deps, adminKey: string) {
   return createModule("processes-admin", { tag: "Operator" }).get(
     "/admin/v1/processes",
-    async ({ request }) => {
-      assertAdminKey(request.headers, adminKey);
+    async () => {
       const rows = await listProcesses(deps.sql);
       return {
         processes: rows.map((r) => ({ ...r, started_at: r.started_at.toISOString(), last_seen: r.last_seen.toISOString() })),
       };
     },
     {
+      transform: ({ request }) => assertAdminKey(request.headers, adminKey),
       detail: {
         summary: "Running processes",
         description:
           `Every app and worker that registered on this database and touched its row in the last ${LIVE_WITHIN_S} s: role, host, pid, version, ` +
           "where it keeps each engine (without credentials) and its PUBLIC_URL (null when not set). A process whose configuration would split " +
           "the truth (another ClickHouse, media on its own disk, no PUBLIC_URL beside other apps) refuses to start and never appears here.",
+        responses: documented("operator", []),
       },
       response: { 200: t.Object({ processes: t.Array(Process) }) },
     },
