@@ -54,13 +54,12 @@ try {
   const [row] = await deps.sql`SELECT * FROM videos WHERE id = ${video.id}`;
   const settings = withDefaults(row!.settings);
   const flags = featureFlags(settings);
-  const config = playerConfig({ video: row as never, workspaceCode: ws!.code, settings, flags, itemMedia: [], eventsUrl: deps.config.publicUrl });
+  const config = playerConfig({ video: row as never, workspaceCode: ws!.code, settings, flags, itemMedia: [] });
   const core = await coreFor(DEFAULT_SOURCES.core);
-  const coreUrl = `${deps.config.publicUrl}/cdn/p/${core.coreFile}`;
   const base: number[] = [];
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
-    await buildEntry(DEFAULT_SOURCES.entry, config, coreUrl, flags);
+    await buildEntry(DEFAULT_SOURCES.entry, config, core.coreFile, flags);
     base.push(performance.now() - t0);
   }
 

@@ -98,20 +98,21 @@ export async function coreFor(corePath: string): Promise<CoreBuild> {
 }
 
 /**
- * Builds one video's entry: an IIFE with its config, core URL and feature flags
+ * Builds one video's entry: an IIFE with its config, its core's file and feature flags
  * (compiler/flags.ts) baked in, and the split test it is the control of (null:
  * none, and the split-test code drops out).
  */
 export async function buildEntry(
   entryPath: string,
   config: unknown,
-  coreUrl: string,
+  /** The core's file, relative to the entry (`core-<hash>.js`). */
+  coreFile: string,
   flags: Partial<FeatureFlags>,
   splitTest: SplitTestEmbed | null = null,
 ): Promise<Uint8Array> {
   return buildIife(entryPath, {
     __FL_CONFIG__: JSON.stringify(config),
-    __FL_CORE_URL__: JSON.stringify(coreUrl),
+    __FL_CORE_URL__: JSON.stringify(coreFile),
     __FL_SPLIT_TEST__: JSON.stringify(splitTest),
     ...flagDefines(flags),
   });

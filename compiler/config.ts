@@ -5,9 +5,9 @@
  */
 import type { Settings } from "../contract/settings.ts";
 import type { FeatureFlags } from "./flags.ts";
-import type { Orientation, PlayerConfig, Rendition } from "../contract/player-config.ts";
+import type { BakedPlayerConfig, Orientation, Rendition } from "../contract/player-config.ts";
 
-export type { PlayerConfig } from "../contract/player-config.ts";
+export type { BakedPlayerConfig } from "../contract/player-config.ts";
 
 /** What the compiler reads of a video (the server's video row has these fields). */
 export interface CompilerVideo {
@@ -50,8 +50,7 @@ export function playerConfig(opts: {
   settings: Settings;
   flags: FeatureFlags;
   itemMedia: ItemMedia[];
-  eventsUrl: string;
-}): PlayerConfig {
+}): BakedPlayerConfig {
   const { video, settings, flags } = opts;
   const playlist = settings.playlist_options;
   const media = new Map(opts.itemMedia.map((m) => [m.code, m]));
@@ -91,6 +90,5 @@ export function playerConfig(opts: {
           }),
         }
       : null,
-    events_url: opts.eventsUrl,
   };
 }

@@ -7,18 +7,18 @@
  * content-hashed core.
  *
  * @example
- *   const player = await compilePlayer({ config, flags: featureFlags(config.settings), sources: DEFAULT_SOURCES, coreUrl: (key) => `${cdn}/${key}` });
+ *   const player = await compilePlayer({ config, flags: featureFlags(config.settings), sources: DEFAULT_SOURCES });
  *   const push = await pushPlayer([cdnA, cdnB], player); // push.rollback() puts the previous entry back
  */
 import { createHash } from "node:crypto";
 import { buildEntry, buildSplitTestEntry, coreFor, DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
 import type { SplitTestEmbed } from "../contract/player-config.ts";
-import type { PlayerConfig } from "./config.ts";
+import type { BakedPlayerConfig } from "./config.ts";
 import type { FeatureFlags } from "./flags.ts";
 import { pushEntry, pushImmutable, type EntryPush, type PushTarget } from "./push.ts";
 
 export { DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
-export { playerConfig, playlistCodes, type ItemMedia, type PlayerConfig } from "./config.ts";
+export { playerConfig, playlistCodes, type BakedPlayerConfig, type ItemMedia } from "./config.ts";
 export { featureFlags, type FeatureFlags } from "./flags.ts";
 export type { EntryPush } from "./push.ts";
 export type { SplitTestEmbed } from "../contract/player-config.ts";
@@ -30,11 +30,9 @@ export const entryKey = (code: string) => `p/${code}.js`;
 export const splitTestKey = (code: string) => `s/${code}.js`;
 
 export interface CompileInput {
-  config: PlayerConfig;
+  config: BakedPlayerConfig;
   flags: FeatureFlags;
   sources: PlayerSources;
-  /** The public URL of a core file's CDN key (`p/core-<hash>.js`): the entry imports the core from there. */
-  coreUrl(key: string): string;
   /** The split test this video is the control of while the test is not ended: its embed then serves the test. */
   splitTest?: SplitTestEmbed | null;
 }
@@ -52,7 +50,8 @@ export interface CompiledPlayer {
 /** Builds a video's entry around the shared core (built once per process per source content). Throws when esbuild fails. */
 export async function compilePlayer(input: CompileInput): Promise<CompiledPlayer> {
   const core = await coreFor(input.sources.core);
-  const entry = await buildEntry(input.sources.entry, input.config, input.coreUrl(`p/${core.coreFile}`), input.flags, input.splitTest ?? null);
+  // Relative: the entry loads the core from beside itself, wherever it is served (player/locate.ts).
+  const entry = await buildEntry(input.sources.entry, input.config, core.coreFile, input.flags, input.splitTest ?? null);
   return {
     entryKey: entryKey(input.config.video.code),
     entry,

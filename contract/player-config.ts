@@ -1,7 +1,8 @@
 /**
  * `__FL_CONFIG__`, the object the compiler bakes into a video's entry: the video
- * and its media, every live option group, the playlist with each item's media,
- * and the events URL. The option groups are the registry's (contract/settings.ts),
+ * and its media, every live option group and the playlist with each item's media.
+ * Nothing about a deployment is baked in: media are keys, resolved by the player
+ * against where its script was served from (player/locate.ts). The option groups are the registry's (contract/settings.ts),
  * every field optional so that older snapshots keep working (player/README.md
  * lists the fields the player reads). Types only: the registry's TypeBox
  * schemas never enter a browser bundle.
@@ -11,6 +12,7 @@ import type { PartialSettings, Settings } from "./settings.ts";
 export type Orientation = "landscape" | "portrait";
 
 export interface Rendition {
+  /** A media key (`videos/<code>/...`) the player resolves, or a URL (bundles built before keys). */
   hls: string | null;
   poster: string | null;
   w: number;
@@ -69,15 +71,20 @@ export interface PlayerConfig {
   };
   settings: PlayerSettings;
   playlist: PlaylistConfig | null;
+  /** The events host, found by the player from where its script came (player/locate.ts). */
   events_url: string;
 }
+
+/** What the compiler bakes in (`__FL_CONFIG__`): no events host (bundles built before keys carried one). */
+export type BakedPlayerConfig = Omit<PlayerConfig, "events_url"> & { events_url?: string };
 
 /** What the compiler bakes in as `__FL_SPLIT_TEST__`. */
 export interface SplitTestEmbed {
   /** The test's public code. */
   code: string;
   workspace_code: string;
-  events_url: string;
-  /** Played when the events host cannot be asked. */
+  /** The events host: from where the test's script came when absent (player/locate.ts). */
+  events_url?: string;
+  /** Played when the events host cannot be asked: its script relative to the test's (`../p/<code>.js`), or a URL. */
   control: { code: string; script_url: string };
 }

@@ -19,11 +19,16 @@ async function show(): Promise<void> {
   if (!res.ok) throw new Error(`The embed code could not be loaded (${res.status}).`);
   const { html } = (await res.json()) as EmbedRead;
   out.textContent = "";
+  // A contextual fragment runs its <script> elements when inserted, exactly as on a customer's page.
+  const fragment = document.createRange().createContextualFragment(html);
   // Browsers keep the entry script half a minute (it is served with a short max-age):
   // the preview asks for the bundle just deployed, not the one the browser kept.
-  const fresh = html.replace(/(<script\b[^>]*\ssrc="[^"?]+)"/, `$1?preview=${Date.now()}"`);
-  // A contextual fragment runs its <script> elements when inserted, exactly as on a customer's page.
-  out.append(document.createRange().createContextualFragment(fresh));
+  for (const script of fragment.querySelectorAll<HTMLScriptElement>("script[src]")) {
+    const src = new URL(script.src);
+    src.searchParams.set("preview", String(Date.now()));
+    script.src = src.href;
+  }
+  out.append(fragment);
 }
 
 show().catch((e: Error) => {

@@ -33,6 +33,7 @@ import { branding } from "./features/branding.ts";
 import { seo } from "./features/seo.ts";
 import { transcript } from "./features/transcript.ts";
 import { serveSplitTest } from "./split-test.ts";
+import { locate, resolveConfig, scriptUrl } from "./locate.ts";
 
 const features: Feature[] = [];
 if (__FL_FEATURES__.captions) features.push(captions);
@@ -65,13 +66,16 @@ if (__FL_FEATURES__.transcript) features.push(transcript);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 
-// A variable argument keeps esbuild from resolving the (absolute) core URL at build time.
+// Read while this script runs first: later, document.currentScript is another script or none.
+const here = scriptUrl();
+const config = resolveConfig(__FL_CONFIG__, locate(here));
+// A variable argument keeps esbuild from resolving the core at build time; it sits beside this entry.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;
 const boot = () =>
-  load(__FL_CORE_URL__).then(
-    (core) => core.boot(__FL_CONFIG__, features),
+  load(new URL(__FL_CORE_URL__, here).href).then(
+    (core) => core.boot(config, features),
     (e) => console.warn("frameline: player core failed to load", e),
   );
 // While this video is the control of a split test, its embed serves the test (null otherwise: esbuild drops the branch).
-if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, { code: __FL_CONFIG__.video.code, boot });
+if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, here, { code: __FL_CONFIG__.video.code, boot });
 else boot();

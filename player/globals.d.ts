@@ -6,10 +6,11 @@
  * video is the control of a running split test.
  */
 import type { FeatureFlags } from "../compiler/flags.ts";
-import type { PlayerConfig, SplitTestEmbed } from "../contract/player-config.ts";
+import type { BakedPlayerConfig, SplitTestEmbed } from "../contract/player-config.ts";
 
 declare global {
-  const __FL_CONFIG__: PlayerConfig;
+  const __FL_CONFIG__: BakedPlayerConfig;
+  /** The core's file, relative to the entry. */
   const __FL_CORE_URL__: string;
   const __FL_FEATURES__: Readonly<FeatureFlags>;
   /** The split test this video is the control of while it is not ended, else null (player/split-test.ts). */

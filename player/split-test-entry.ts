@@ -5,5 +5,6 @@
  * `<div class="frameline-player" data-split-test="<test code>">`.
  */
 import { serveSplitTest } from "./split-test.ts";
+import { scriptUrl } from "./locate.ts";
 
-if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__);
+if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, scriptUrl());

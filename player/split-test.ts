@@ -11,12 +11,13 @@
  *
  * @example
  *   // the test's snippet script (player/split-test-entry.ts)
- *   serveSplitTest(__FL_SPLIT_TEST__);
+ *   serveSplitTest(__FL_SPLIT_TEST__, scriptUrl());
  *   // the control's entry while its test is not ended (player/entry.ts)
- *   serveSplitTest(__FL_SPLIT_TEST__, { code: __FL_CONFIG__.video.code, boot });
+ *   serveSplitTest(__FL_SPLIT_TEST__, scriptUrl(), { code: __FL_CONFIG__.video.code, boot });
  */
 import { frameline } from "../browser/frameline.ts";
 import type { SplitTestEmbed } from "../contract/player-config.ts";
+import { locate } from "./locate.ts";
 
 interface Served {
   video_code: string;
@@ -38,8 +39,8 @@ function pageState(): PageState {
   return (w[key] ??= { answers: {}, scripts: {} });
 }
 
-async function ask(test: SplitTestEmbed): Promise<Served> {
-  const eventsUrl = test.events_url.replace(/\/$/, "");
+async function ask(test: SplitTestEmbed, script: string): Promise<Served> {
+  const eventsUrl = (test.events_url || locate(script).events).replace(/\/$/, "");
   // The player's own ids: the session the answer is recorded on is the one its batches carry.
   const page = frameline({ url: `${eventsUrl}/v1/track`, workspaceCode: test.workspace_code }, "player");
   const abort = new AbortController();
@@ -72,15 +73,19 @@ function loadScript(url: string): void {
 }
 
 /**
- * Plays the variation this device is served. `own`: the control's entry, which
+ * Plays the variation this device is served. `script`: the URL of the running
+ * script, where the events host and the control's script are found. `own`: the control's entry, which
  * boots itself when the control is served instead of loading its own script again.
  * Never throws into the page.
  */
-export function serveSplitTest(test: SplitTestEmbed, own?: { code: string; boot(): void }): void {
+export function serveSplitTest(test: SplitTestEmbed, script: string, own?: { code: string; boot(): void }): void {
   const state = pageState();
-  const answer = (state.answers[test.code] ??= ask(test).catch((e) => {
+  const answer = (state.answers[test.code] ??= ask(test, script).catch((e) => {
     console.warn("frameline: split test unavailable, playing the control", e);
-    return { video_code: test.control.code, script_url: test.control.script_url };
+    // Beside this script, with the same query (the snippet's locations), unless a URL was baked in.
+    const control = new URL(test.control.script_url, script);
+    if (!/^[a-z]+:/i.test(test.control.script_url)) control.search = new URL(script).search;
+    return { video_code: test.control.code, script_url: control.href };
   }));
   answer.then((served) => {
     if (own && served.video_code === own.code) return own.boot();

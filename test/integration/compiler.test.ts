@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compilePlayer, DEFAULT_SOURCES, featureFlags, pushPlayer, type PlayerConfig } from "../../compiler/index.ts";
+import { compilePlayer, DEFAULT_SOURCES, featureFlags, pushPlayer, type BakedPlayerConfig } from "../../compiler/index.ts";
 import { createFsBlobStore } from "../../server/storage/blob/index.ts";
 import { publishVideo } from "../../server/domains/publish/service.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
@@ -62,9 +62,11 @@ describe("compile and push", () => {
     });
     expect(run.config.settings.style_options.main_color).toBe("#abcdef");
     expect(run.config.playlist).toBeNull();
-    expect(run.config.events_url).toBe("http://127.0.0.1:8080");
-    expect(run.core).toMatch(/^http:\/\/127\.0\.0\.1:8080\/cdn\/p\/core-[A-Z0-9]+\.js$/);
-    const coreKey = cdnPath(run.core).replace(/^\/cdn\//, "");
+    // Nothing about the deployment: no events host, the core named beside the entry.
+    expect(run.config.events_url).toBeUndefined();
+    expect(JSON.stringify(run.config)).not.toContain("127.0.0.1");
+    expect(run.core).toMatch(/^core-[A-Z0-9]+\.js$/);
+    const coreKey = `p/${run.core}`;
     for (const store of [t.deps.blobs.cdnA, t.deps.blobs.cdnB]) {
       const core = await read(store, coreKey);
       expect(core).toContain("FIXTURE_CORE");
@@ -298,7 +300,7 @@ describe("/cdn", () => {
     expect(zipped304.status).toBe(304);
 
     const core = runEntry(fresh.text).core;
-    const coreRes = await t.call("GET", cdnPath(core));
+    const coreRes = await t.call("GET", `/cdn/p/${core}`);
     expect(coreRes.status).toBe(200);
     expect(coreRes.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(coreRes.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
@@ -333,8 +335,8 @@ describe("the compiler is only a compiler", () => {
     try {
       const targets = [createFsBlobStore(join(dir, "a")), createFsBlobStore(join(dir, "b"))];
       const settings = { autoplay_options: { enabled: true } };
-      const config = { video: { code: "pure-code", title: "Pure" }, settings, playlist: null, events_url: "https://events.example" } as unknown as PlayerConfig;
-      const player = await compilePlayer({ config, flags: featureFlags(settings), sources: FIXTURE_PLAYER, coreUrl: (key) => `https://cdn.example/${key}` });
+      const config = { video: { code: "pure-code", title: "Pure" }, settings, playlist: null } as unknown as BakedPlayerConfig;
+      const player = await compilePlayer({ config, flags: featureFlags(settings), sources: FIXTURE_PLAYER });
       expect(player.entryKey).toBe("p/pure-code.js");
       expect(player.versionHash).toMatch(/^[0-9a-f]{16}$/);
       await pushPlayer(targets, player);
@@ -342,7 +344,7 @@ describe("the compiler is only a compiler", () => {
         const run = runEntry((await read(target, "p/pure-code.js"))!);
         expect(run.features).toEqual(["FIXTURE_AUTOPLAY_CODE"]);
         expect(run.config.video.title).toBe("Pure");
-        expect(await read(target, new URL(run.core).pathname.slice(1))).toContain("FIXTURE_CORE");
+        expect(await read(target, `p/${run.core}`)).toContain("FIXTURE_CORE");
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -376,13 +378,15 @@ describe("the real player", () => {
 });
 
 describe("CDN_URL", () => {
-  test("the embed script and the snippet point at the CDN; the API stays on PUBLIC_URL", async () => {
+  test("the embed script and the snippet point at the CDN, naming where the events host and the media are; the API stays on PUBLIC_URL", async () => {
     const cdn = await testApp({ config: { cdnUrl: "https://cdn.example.com" }, fixturePlayer: true });
     const ws = await cdn.workspace();
     const v = await cdn.createVideo(ws);
-    expect(v.script_url).toBe(`https://cdn.example.com/p/${v.code}.js`);
+    const script = new URL(v.script_url);
+    expect(`${script.origin}${script.pathname}`).toBe(`https://cdn.example.com/p/${v.code}.js`);
+    expect(Object.fromEntries(script.searchParams)).toEqual({ e: "http://127.0.0.1:8080", m: "http://127.0.0.1:8080/media/" });
     const embed = await cdn.call("GET", `/api/v1/videos/${v.id}/embed`, { token: ws.token });
-    expect(embed.body.html).toContain(`src="https://cdn.example.com/p/${v.code}.js"`);
+    expect(embed.body.html).toContain(`src="${v.script_url.replaceAll("&", "&amp;")}"`);
     const status = await cdn.call("GET", `/api/v1/videos/${v.id}/status`, { token: ws.token });
     expect(status.body.status_url).toStartWith("http://127.0.0.1:8080/api/v1/");
   });

@@ -15,7 +15,7 @@ import type { Deps } from "../../deps.ts";
 import type { Config } from "../../config.ts";
 import { Errors, validation } from "../../errors.ts";
 import { splitTestKey, type EntryPush } from "../../../compiler/index.ts";
-import { cdnFileUrl } from "../../storage/media-keys.ts";
+import { entryScriptUrl } from "../../storage/media-keys.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { compileAndPush, publishSplitTestScript } from "../../domains/publish/service.ts";
 import { withDefaults } from "../../../contract/settings.ts";
@@ -31,11 +31,15 @@ export const DEFAULT_PER_PAGE = 20;
 /** How long another process may serve a test's previous state (its pause, end or promotion). */
 const SERVING_CACHE_MS = 5_000;
 
-export const testScriptUrl = (config: Config, code: string) => cdnFileUrl(config, splitTestKey(code));
+export const testScriptUrl = (config: Config, code: string) => entryScriptUrl(config, splitTestKey(code));
 
 export function embedOf(config: Config, code: string) {
   const src = testScriptUrl(config, code);
-  return { script_url: src, html: `<div class="frameline-player" data-split-test="${code}"></div><script async src="${src}"></script>` };
+  // The script URL may carry a query (`&` in an attribute is written `&amp;`).
+  return {
+    script_url: src,
+    html: `<div class="frameline-player" data-split-test="${code}"></div><script async src="${src.replaceAll("&", "&amp;")}"></script>`,
+  };
 }
 
 const control = (t: SplitTestWithVariations): VariationRow => t.variations[0]!;

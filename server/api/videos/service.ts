@@ -6,7 +6,7 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, defaultSettings, withDefaults, type GroupName, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { cdnFileUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { entryScriptUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
@@ -15,7 +15,7 @@ export const VIDEO_MODEL = "Video";
 
 /** Stable per video: the compiler overwrites the object behind it on every deploy. */
 export function scriptUrl(config: Config, code: string): string {
-  return cdnFileUrl(config, entryKey(code));
+  return entryScriptUrl(config, entryKey(code));
 }
 
 export function toFullVideo(config: Config, row: VideoRow) {
@@ -65,7 +65,8 @@ export function videoStatus(row: Pick<VideoRow, "landscape_media" | "portrait_me
 }
 
 export function embedFor(config: Config, row: VideoRow) {
-  const src = scriptUrl(config, row.code);
+  // The script URL may carry a query (`&` in an attribute is written `&amp;`).
+  const src = scriptUrl(config, row.code).replaceAll("&", "&amp;");
   const attrs = `data-video="${row.code}"`;
   return {
     script_url: src,

@@ -20,6 +20,7 @@ import {
   publishSplitTest,
   pushPlayer,
   splitTestKey,
+  entryKey,
   type EntryPush,
   type PlayerSources,
   type SplitTestEmbed,
@@ -27,12 +28,8 @@ import {
 import { withDefaults, type Settings } from "../../../contract/settings.ts";
 import { lockVideo } from "../../api/videos/repo.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
-import { scriptUrl } from "../../api/videos/service.ts";
 import * as repo from "./repo.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
-import { cdnFileUrl, mediaUrlOf } from "../../storage/media-keys.ts";
-
-type MediaColumns = Pick<VideoRow, "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
 
 export interface Publication extends EntryPush {
   versionHash: string;
@@ -57,42 +54,33 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     repo.liveTestCodeOfControl(db, video.workspace_id, video.id),
   ]);
   if (workspaceCode === undefined) throw new Error(`workspace ${video.workspace_id} not found`);
-  const urls = <T extends MediaColumns>(row: T): T => ({
-    ...row,
-    landscape_hls: mediaUrlOf(deps.config, row.landscape_hls),
-    portrait_hls: mediaUrlOf(deps.config, row.portrait_hls),
-    landscape_thumb: mediaUrlOf(deps.config, row.landscape_thumb),
-    portrait_thumb: mediaUrlOf(deps.config, row.portrait_thumb),
-  });
-  const config = playerConfig({ video: urls(video), workspaceCode, settings, flags, itemMedia: itemMedia.map(urls), eventsUrl: deps.config.publicUrl });
+  // Keys, not URLs: the player resolves them against where its script was served (player/locate.ts).
+  const config = playerConfig({ video, workspaceCode, settings, flags, itemMedia });
   const player = await compilePlayer({
     config,
     flags,
     sources: playerSources(deps),
-    coreUrl: (key) => cdnFileUrl(deps.config, key),
     // The control of a split test that is not ended: its embed serves the test.
-    splitTest: splitTestCode ? splitTestEmbed(deps, workspaceCode, splitTestCode, video.code) : null,
+    splitTest: splitTestCode ? splitTestEmbed(workspaceCode, splitTestCode, video.code) : null,
   });
   const push = await pushPlayer([deps.blobs.cdnA, deps.blobs.cdnB], player);
   await entryChanged(deps, player.entryKey);
   return { versionHash: player.versionHash, rollback: () => push.rollback().finally(() => entryChanged(deps, player.entryKey)) };
 }
 
-/** What a split test's scripts need to serve it (player/split-test.ts). */
-export function splitTestEmbed(deps: Pick<Deps, "config">, workspaceCode: string, testCode: string, controlCode: string): SplitTestEmbed {
-  return {
-    code: testCode,
-    workspace_code: workspaceCode,
-    events_url: deps.config.publicUrl,
-    control: { code: controlCode, script_url: scriptUrl(deps.config, controlCode) },
-  };
+/**
+ * What a split test's scripts need to serve it (player/split-test.ts): nothing
+ * about the deployment, the control's script named beside the test's own.
+ */
+export function splitTestEmbed(workspaceCode: string, testCode: string, controlCode: string): SplitTestEmbed {
+  return { code: testCode, workspace_code: workspaceCode, control: { code: controlCode, script_url: `../${entryKey(controlCode)}` } };
 }
 
 /** Builds a split test's own snippet script and pushes it to both targets (all or nothing). */
 export async function publishSplitTestScript(deps: Deps, db: Db, workspaceId: number, testCode: string, controlCode: string): Promise<EntryPush> {
   const workspaceCode = await repo.workspaceCode(db, workspaceId);
   if (workspaceCode === undefined) throw new Error(`workspace ${workspaceId} not found`);
-  const push = await publishSplitTest([deps.blobs.cdnA, deps.blobs.cdnB], splitTestEmbed(deps, workspaceCode, testCode, controlCode), playerSources(deps));
+  const push = await publishSplitTest([deps.blobs.cdnA, deps.blobs.cdnB], splitTestEmbed(workspaceCode, testCode, controlCode), playerSources(deps));
   await entryChanged(deps, splitTestKey(testCode));
   return { rollback: () => push.rollback().finally(() => entryChanged(deps, splitTestKey(testCode))) };
 }

@@ -71,11 +71,11 @@ export function dashboardModule(deps: Deps) {
   };
 
   // The page itself runs only our bundle; the preview frame also runs the
-  // player, which loads from PUBLIC_URL (and media from S3 when configured)
-  // and injects its own stylesheet.
+  // player, which loads from PUBLIC_URL or CDN_URL (and media from S3 when
+  // configured) and injects its own stylesheet.
   const common = "base-uri 'none'; object-src 'none'; form-action 'self'";
   const appCsp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; font-src 'self'; manifest-src 'self'; frame-ancestors 'none'; ${common}`;
-  const player = [origin(deps.config.publicUrl), origin(deps.config.s3?.publicBaseUrl)].filter(Boolean).join(" ");
+  const player = [origin(deps.config.publicUrl), origin(deps.config.cdnUrl), origin(deps.config.s3?.publicBaseUrl)].filter(Boolean).join(" ");
   const previewCsp =
     `default-src 'none'; script-src 'self' ${player}; style-src 'self' 'unsafe-inline'; img-src 'self' ${player} data: blob:; ` +
     `media-src 'self' ${player} blob:; connect-src 'self' ${player}; worker-src 'self' blob:; frame-ancestors 'self'; ${common}`;
