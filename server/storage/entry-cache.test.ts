@@ -22,6 +22,18 @@ describe("EntryCache.confirm", () => {
   });
 });
 
+describe("EntryCache.set", () => {
+  test("a validator read before a change was heard is not kept: the read may have returned the replaced entry", () => {
+    const entries = new EntryCache();
+    const since = entries.generation();
+    entries.evict("p/x.js");
+    entries.set("p/x.js", meta('"old"'), since);
+    expect(entries.get("p/x.js")).toBeUndefined();
+    entries.set("p/x.js", meta('"new"'), entries.generation());
+    expect(entries.get("p/x.js")?.etag).toBe('"new"');
+  });
+});
+
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});

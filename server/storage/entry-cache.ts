@@ -28,6 +28,7 @@ export const ENTRY_CHANGED_CHANNEL = "frameline_entry_changed";
 export class EntryCache {
   private readonly entries = new Map<string, { meta: EntryMeta; at: number }>();
 
+  private evictions = 0;
   /** Resolves once every change committed before the call has been heard; one process alone hears its own at once. */
   private heardAll: () => Promise<void> = () => Promise.resolve();
 
@@ -66,17 +67,26 @@ export class EntryCache {
     return entry.meta;
   }
 
-  set(key: string, meta: EntryMeta): void {
+  /** Counts evictions: a validator read from the bucket before the latest one may be the replaced entry's. */
+  generation(): number {
+    return this.evictions;
+  }
+
+  /** Keeps `meta`, read from the bucket when `generation()` was `since`, unless a change was heard meanwhile. */
+  set(key: string, meta: EntryMeta, since = this.evictions): void {
+    if (since !== this.evictions) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { meta, at: this.now() });
   }
 
   evict(key: string): void {
     this.entries.delete(key);
+    this.evictions++;
   }
 
   clear(): void {
     this.entries.clear();
+    this.evictions++;
   }
 }
 

@@ -100,6 +100,8 @@ export function cdnModule(deps: Deps) {
       // Confirmed first: another process's deploy may have replaced it a moment ago (storage/entry-cache.ts).
       if (etagMatches(ifNoneMatch, etag) && (await deps.entries.confirm(key, known))) return new Response(null, { status: 304, headers });
     }
+    // A read that a deploy overtakes may return the replaced entry: its validator is then not kept.
+    const since = deps.entries.generation();
     const object = await open(key);
     if (!object) return notFound();
     const meta: EntryMeta = {
@@ -109,7 +111,7 @@ export function cdnModule(deps: Deps) {
       size: object.size,
       lastModified: object.lastModified,
     };
-    if (isEntry(key) && object.etag) deps.entries.set(key, meta);
+    if (isEntry(key) && object.etag) deps.entries.set(key, meta, since);
     const { headers, etag, useGzip } = headersOf(meta, request);
     if (useGzip && !head && !etagMatches(request.headers.get("if-none-match"), etag)) {
       const body = await gzipOf(gzipped, key, object);
