@@ -20,8 +20,8 @@ export interface EntryMeta {
   lastModified?: Date;
 }
 
-import type { Deps } from "../deps.ts";
-import { connectListener } from "./postgres.ts";
+import type { Log } from "../log.ts";
+import { connectListener, type Sql } from "./postgres.ts";
 
 export const ENTRY_CHANGED_CHANNEL = "frameline_entry_changed";
 
@@ -92,9 +92,10 @@ export class EntryCache {
 
 /**
  * A new entry is live (or the previous one is back): this process and, on a shared
- * database, every other one drop the validator they kept.
+ * database, every other one drop the validator they kept. It names the fields of
+ * Deps it uses: deps.ts imports this file, and no import goes back.
  */
-export async function entryChanged(deps: Pick<Deps, "entries" | "sql" | "embedded" | "log">, key: string): Promise<void> {
+export async function entryChanged(deps: { entries: EntryCache; sql: Sql; embedded: boolean; log: Log }, key: string): Promise<void> {
   deps.entries.evict(key);
   if (deps.embedded) return;
   await deps.sql`SELECT pg_notify(${ENTRY_CHANGED_CHANNEL}, ${key})`.catch((error) =>
