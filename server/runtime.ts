@@ -18,7 +18,7 @@ import { startEmbeddedPostgres } from "./storage/pglite.ts";
 import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickhouse.ts";
 import { createFsBlobStore, createS3BlobStore } from "./storage/blob/index.ts";
 import { RowCache } from "./storage/row-cache.ts";
-import { ENTRY_CHANGED_CHANNEL, EntryCache } from "./storage/entry-cache.ts";
+import { EntryCache, listenForEntryChanges } from "./storage/entry-cache.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
 import { memoryRateLimitStore, postgresCounter, redisCounter, reservingRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest } from "./ingest/index.ts";
@@ -117,12 +117,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       () => videoCache.clear(),
     );
     listeners.push(() => sub.unlisten());
-    const entrySub = await sql.listen(
-      ENTRY_CHANGED_CHANNEL,
-      (key) => entries.evict(key),
-      () => entries.clear(),
-    );
-    listeners.push(() => entrySub.unlisten());
+    // A session of its own: a revalidation confirms on it that every deploy elsewhere was heard (storage/entry-cache.ts).
+    listeners.push(await listenForEntryChanges(config.databaseUrl, entries));
   }
 
   let rateLimits: RateLimitStore;

@@ -46,6 +46,25 @@ export function connectPostgres(url: string, opts: { max?: number; connectTimeou
 }
 
 /**
+ * A session of its own for LISTEN: one connection, never recycled, whose
+ * notifications go to `notify`; `closed` hears that the session (and with it
+ * every LISTEN) is gone. The next query opens a new one.
+ */
+export function connectListener(url: string, on: { notify(channel: string, payload: string): void; closed(): void }): Sql {
+  return postgres(url, {
+    max: 1,
+    connect_timeout: 10,
+    idle_timeout: 0,
+    max_lifetime: null,
+    fetch_types: false,
+    onnotice: () => {},
+    onclose: () => on.closed(),
+    // Not in postgres.js's types, but its connections pass every NotificationResponse to it.
+    ...({ onnotify: (channel: string, payload: string) => on.notify(channel, payload) } as object),
+  }) as unknown as Sql;
+}
+
+/**
  * Embedded PGlite serves every connection from one session, where advisory locks
  * are re-entrant and exclude nothing; migrators of one process also queue here.
  */

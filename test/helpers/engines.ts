@@ -59,7 +59,8 @@ async function dropStaleDatabases(admin: postgres.Sql): Promise<void> {
   }
 }
 
-async function serverDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** An empty database of its own on the server at `adminUrl` (for tests whose processes share one without the rest of these engines). */
+export async function serverDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `frameline_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await dropStaleDatabases(admin);

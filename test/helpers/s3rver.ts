@@ -8,6 +8,7 @@ import { pipeline } from "node:stream/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import type { Subprocess } from "bun";
 
 /** The part of s3rver (untyped CommonJS) that the helper uses. */
 interface S3rverInstance {
@@ -35,11 +36,11 @@ export interface S3rverHandle {
   stop(): Promise<void>;
 }
 
-/** A real S3 emulator on a free loopback port, storing in a fresh temp dir. */
-export async function startS3rver(): Promise<S3rverHandle> {
+/** A real S3 emulator on a free loopback port, storing in a fresh temp dir (or in `directory`, which it removes when it stops). */
+export async function startS3rver(options: { directory?: string } = {}): Promise<S3rverHandle> {
   const S3rver = require("s3rver") as S3rverConstructor;
   readAfterWrite();
-  const directory = await mkdtemp(join(tmpdir(), "frameline-s3rver-"));
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), "frameline-s3rver-")));
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
   // Koa composes middleware when the server starts listening, so this runs first.
   server.middleware.unshift(multipartUploadGuard(directory));
@@ -138,4 +139,66 @@ function readAfterWrite(): void {
     await writeFile(`${path}.md5`, written.md5);
     return written;
   };
+}
+
+export const S3RVER_READY_LINE = "S3 on ";
+
+/**
+ * The emulator in a child process with `bucket` created, for tests whose
+ * processes talk to it while the test process itself is busy (its event loop
+ * then serves no S3 request late). SIGTERM stops it and removes `directory`.
+ */
+export async function spawnS3rver(opts: {
+  bucket: string;
+  directory: string;
+  timeoutMs?: number;
+}): Promise<{ endpoint: string; proc: Subprocess; stop(): Promise<void> }> {
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--bucket", opts.bucket, "--dir", opts.directory], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let out = "";
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  let line: RegExpExecArray | null = null;
+  while (!(line = /S3 on (http:\/\/\S+)\n/.exec(out)) && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
+    if (!chunk || chunk.done) break;
+    out += decoder.decode(chunk.value);
+  }
+  reader.releaseLock();
+  if (!line) {
+    proc.kill("SIGKILL");
+    throw new Error(`s3rver did not start (exit ${proc.exitCode}):\n${out}`);
+  }
+  void proc.stdout.pipeTo(new WritableStream()).catch(() => {});
+  return {
+    endpoint: line[1]!,
+    proc,
+    async stop() {
+      proc.kill("SIGTERM");
+      if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const arg = (name: string) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const server = await startS3rver({ directory: arg("dir") });
+  const bucket = arg("bucket");
+  if (bucket) await server.createBucket(bucket);
+  process.stdout.write(`${S3RVER_READY_LINE}${server.endpoint}\n`);
+  const shutdown = async () => {
+    await server.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
 }

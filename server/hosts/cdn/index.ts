@@ -3,7 +3,8 @@
  * when this process is the CDN (no CDN_URL). The per-video entry `p/<code>.js`
  * keeps its stable URL, a short max-age with stale-while-revalidate and an ETag
  * (compiler/push.ts); its validator is kept per process (storage/entry-cache.ts),
- * so a revalidation answered 304 reads nothing from the bucket. Content-hashed
+ * so a revalidation answered 304 reads nothing from the bucket (it is confirmed
+ * with one round trip to PostgreSQL when other processes may deploy). Content-hashed
  * files are immutable. Any page may embed the player, hence CORS `*`. Text files
  * are gzipped for clients that accept it (a CDN in front would do the same), and
  * the compressed bytes are kept per ETag so each version is compressed once.
@@ -96,8 +97,11 @@ export function cdnModule(deps: Deps) {
     const known = isEntry(key) && ifNoneMatch ? deps.entries.get(key) : undefined;
     if (known) {
       const { headers, etag } = headersOf(known, request);
-      if (etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+      // Confirmed first: another process's deploy may have replaced it a moment ago (storage/entry-cache.ts).
+      if (etagMatches(ifNoneMatch, etag) && (await deps.entries.confirm(key, known))) return new Response(null, { status: 304, headers });
     }
+    // A read that a deploy overtakes may return the replaced entry: its validator is then not kept.
+    const since = deps.entries.generation();
     const object = await open(key);
     if (!object) return notFound();
     const meta: EntryMeta = {
@@ -107,7 +111,7 @@ export function cdnModule(deps: Deps) {
       size: object.size,
       lastModified: object.lastModified,
     };
-    if (isEntry(key) && object.etag) deps.entries.set(key, meta);
+    if (isEntry(key) && object.etag) deps.entries.set(key, meta, since);
     const { headers, etag, useGzip } = headersOf(meta, request);
     if (useGzip && !head && !etagMatches(request.headers.get("if-none-match"), etag)) {
       const body = await gzipOf(gzipped, key, object);
