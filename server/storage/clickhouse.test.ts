@@ -36,7 +36,7 @@ function recordingClient(engine = "") {
   const ch = {
     command: async (p: { query: string }) => void commands.push(p.query),
     query: async (p: { query: string }) => ({
-      json: async () => (p.query.includes("currentDatabase()") ? [{ database: "analytics", engine }] : []),
+      json: async () => (p.query.includes("currentDatabase()") ? [{ db: "analytics", engine }] : []),
     }),
     insert: async (p: { table: string; values: { version: string }[] }) => void versions.push(...p.values.map((v) => v.version)),
   };

@@ -87,15 +87,15 @@ async function clusterTarget(ch: Ch, cluster: string): Promise<ClusterTarget> {
   const [row] = await (
     await ch.query({
       query:
-        "SELECT currentDatabase() AS database, (SELECT any(engine) FROM system.tables WHERE database = currentDatabase() AND name = 'schema_migrations') AS engine",
+        "SELECT currentDatabase() AS db, (SELECT any(engine) FROM system.tables WHERE database = currentDatabase() AND name = 'schema_migrations') AS engine",
       format: "JSONEachRow",
     })
-  ).json<{ database: string; engine: string }>();
-  const target = { cluster, database: row!.database };
+  ).json<{ db: string; engine: string }>();
+  const target = { cluster, database: row!.db };
   if (!row!.engine) for (const statement of clusterStatements(SCHEMA_MIGRATIONS_DDL, target)) await ch.command({ query: statement });
   else if (!row!.engine.startsWith("Replicated"))
     throw new Error(
-      `CLICKHOUSE_CLUSTER is set, but database ${row!.database} holds a one-node schema (schema_migrations is ${row!.engine}): use a new database for the cluster (README "Production")`,
+      `CLICKHOUSE_CLUSTER is set, but database ${row!.db} holds a one-node schema (schema_migrations is ${row!.engine}): use a new database for the cluster (README "ClickHouse on a cluster")`,
     );
   return target;
 }
