@@ -30,6 +30,8 @@ export interface Config {
   cdnUrl?: string;
   databaseUrl?: string;
   clickhouseUrl?: string;
+  /** A ClickHouse cluster the schema is made on (README "Production"): replicated shards behind Distributed tables of the same names. */
+  clickhouseCluster?: string;
   redisUrl?: string;
   s3?: S3Config;
   /** Operator key from the environment; unset means DATA_DIR/admin.key (generated on first start). */
@@ -123,6 +125,16 @@ function mediaTool(env: Env, setting: string, name: string, npmPackage: string):
   }
 }
 
+/** CLICKHOUSE_CLUSTER goes into the DDL as a string literal: a name from the server's remote_servers, or a macro such as `{cluster}`. */
+function clickhouseCluster(env: Env): string | undefined {
+  const name = env.CLICKHOUSE_CLUSTER;
+  if (!name) return undefined;
+  if (!/^[A-Za-z0-9_.{}-]+$/.test(name)) throw new Error(`CLICKHOUSE_CLUSTER must be a cluster name (letters, digits, _ . - or a {macro}), got "${name}"`);
+  // Embedded chDB is one node with no Keeper: a cluster is only ever a server's.
+  if (!env.CLICKHOUSE_URL) throw new Error("CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a node of that cluster)");
+  return name;
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, "PORT", 8080);
   const host = env.HOST || "127.0.0.1";
@@ -138,6 +150,7 @@ export function loadConfig(env: Env): Config {
     cdnUrl: env.CDN_URL ? env.CDN_URL.replace(/\/+$/, "") : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || undefined,
+    clickhouseCluster: clickhouseCluster(env),
     redisUrl: env.REDIS_URL || undefined,
     s3: s3FromEnv(env),
     adminKey: env.ADMIN_KEY || undefined,

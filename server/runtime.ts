@@ -93,7 +93,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   let ch = overrides.ch;
   const ownsClickHouse = !ch;
   if (!ch) {
-    const own = await connectClickHouse({ url: config.clickhouseUrl, embeddedPath: join(config.dataDir, "clickhouse") });
+    const own = await connectClickHouse({ url: config.clickhouseUrl, embeddedPath: join(config.dataDir, "clickhouse"), cluster: config.clickhouseCluster });
     engines.push(() => own.close());
     ch = own;
   }
@@ -102,7 +102,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   // against shared engines apply each migration once, one after another.
   if (!overrides.sql || ownsClickHouse) {
     const events = ch;
-    await migrate(sql, ownsClickHouse ? () => migrateClickHouse(events).then(() => {}) : undefined);
+    await migrate(sql, ownsClickHouse ? () => migrateClickHouse(events, { cluster: config.clickhouseCluster }).then(() => {}) : undefined);
   }
 
   const tokens = new TokenVerifier(sql, clock);

@@ -6,6 +6,7 @@
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { CLUSTER_SETTINGS, type ClusterTarget, clusterMigration, clusterStatements, SCHEMA_MIGRATIONS_DDL } from "./clickhouse-ddl.ts";
 
 export type Ch = ClickHouseClient;
 
@@ -23,8 +24,14 @@ function ownToken(client: ClickHouseClient): ClickHouseClient {
   return client;
 }
 
-export async function connectClickHouse(opts: { url?: string; embeddedPath: string }): Promise<Ch> {
-  if (opts.url) return ownToken(createClient({ url: opts.url, clickhouse_settings: { date_time_input_format: "best_effort" } }));
+/** `cluster`: CLICKHOUSE_CLUSTER, whose statements carry CLUSTER_SETTINGS (clickhouse-ddl.ts). */
+export async function connectClickHouse(opts: { url?: string; embeddedPath: string; cluster?: string }): Promise<Ch> {
+  if (opts.url) {
+    const settings = opts.cluster
+      ? { date_time_input_format: "best_effort" as const, ...CLUSTER_SETTINGS }
+      : { date_time_input_format: "best_effort" as const };
+    return ownToken(createClient({ url: opts.url, clickhouse_settings: settings }));
+  }
   const { createChdbConnection } = await import("chdb/connection");
   // chDB allows one data directory per process: embedded mode is one process.
   const client = createClient({ connection: createChdbConnection({ path: opts.embeddedPath }) } as Parameters<typeof createClient>[0]);
@@ -45,12 +52,15 @@ export async function connectClickHouse(opts: { url?: string; embeddedPath: stri
  * and every statement is safe to run again (`IF NOT EXISTS`, restated views,
  * mutations that compute the same value, backfills that skip rows already copied),
  * so a file that failed half-way is simply run again from the start.
+ *
+ * With `cluster` (CLICKHOUSE_CLUSTER) each statement runs in its cluster form
+ * (clickhouse-ddl.ts); without, exactly as the file has it.
  */
-export async function migrateClickHouse(ch: Ch): Promise<string[]> {
-  await ch.command({
-    query:
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3) DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version",
-  });
+export async function migrateClickHouse(ch: Ch, options: { cluster?: string } = {}): Promise<string[]> {
+  const target = options.cluster ? await clusterTarget(ch, options.cluster) : undefined;
+  if (!target) await ch.command({ query: SCHEMA_MIGRATIONS_DDL });
+  // A version another node recorded may reach this replica a moment later: the file then
+  // runs again, which every statement allows (see above).
   const rows = await (await ch.query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" })).json<{ version: string }>();
   const done = new Set(rows.map((r) => r.version));
   const applied: string[] = [];
@@ -59,11 +69,35 @@ export async function migrateClickHouse(ch: Ch): Promise<string[]> {
     const version = file.replace(/\.sql$/, "");
     if (done.has(version)) continue;
     const text = await Bun.file(join(SCHEMA_DIR, file)).text();
-    for (const statement of splitStatements(text)) await ch.command({ query: statement });
+    for (const statement of clusterMigration(splitStatements(text), target)) await ch.command({ query: statement });
     await ch.insert({ table: "schema_migrations", values: [{ version }], format: "JSONEachRow" });
     applied.push(version);
   }
   return applied;
+}
+
+/**
+ * The cluster's database (the connection's, which Distributed tables name), with
+ * `schema_migrations` made on every node. Only when it is missing: an ON CLUSTER
+ * statement waits for every node, and a start should not wait for a node that is down.
+ * A schema made for one node is refused: its tables are not replicated, and applying
+ * the cluster's later migrations over it would mix the two layouts.
+ */
+async function clusterTarget(ch: Ch, cluster: string): Promise<ClusterTarget> {
+  const [row] = await (
+    await ch.query({
+      query:
+        "SELECT currentDatabase() AS db, (SELECT any(engine) FROM system.tables WHERE database = currentDatabase() AND name = 'schema_migrations') AS engine",
+      format: "JSONEachRow",
+    })
+  ).json<{ db: string; engine: string }>();
+  const target = { cluster, database: row!.db };
+  if (!row!.engine) for (const statement of clusterStatements(SCHEMA_MIGRATIONS_DDL, target)) await ch.command({ query: statement });
+  else if (!row!.engine.startsWith("Replicated"))
+    throw new Error(
+      `CLICKHOUSE_CLUSTER is set, but database ${row!.db} holds a one-node schema (schema_migrations is ${row!.engine}): use a new database for the cluster (README "ClickHouse on a cluster")`,
+    );
+  return target;
 }
 
 /**

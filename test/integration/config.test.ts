@@ -27,3 +27,19 @@ describe("media tools", () => {
     }
   });
 });
+
+describe("CLICKHOUSE_CLUSTER", () => {
+  test("unset: the one-node schema", () => {
+    expect(loadConfig({ CLICKHOUSE_URL: "http://127.0.0.1:8123" }).clickhouseCluster).toBeUndefined();
+  });
+
+  test("a cluster name or a macro, on a ClickHouse server", () => {
+    expect(loadConfig({ CLICKHOUSE_URL: "http://ch:8123", CLICKHOUSE_CLUSTER: "frameline" }).clickhouseCluster).toBe("frameline");
+    expect(loadConfig({ CLICKHOUSE_URL: "http://ch:8123", CLICKHOUSE_CLUSTER: "{cluster}" }).clickhouseCluster).toBe("{cluster}");
+  });
+
+  test("refused without CLICKHOUSE_URL (embedded chDB is one node) or with a name that is not one", () => {
+    expect(() => loadConfig({ CLICKHOUSE_CLUSTER: "frameline" })).toThrow("CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL");
+    expect(() => loadConfig({ CLICKHOUSE_URL: "http://ch:8123", CLICKHOUSE_CLUSTER: "a' b" })).toThrow(/CLICKHOUSE_CLUSTER must be a cluster name/);
+  });
+});

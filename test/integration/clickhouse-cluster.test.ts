@@ -1,0 +1,42 @@
+/**
+ * The cluster form of the ClickHouse schema (server/storage/clickhouse-ddl.ts, README
+ * "Production") read by ClickHouse's own parser. No Keeper runs here, so the statements
+ * are parsed (`formatQuery`), not run: a two-shard cluster is the operator's to try.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { splitStatements } from "../../server/storage/clickhouse.ts";
+import { clusterMigration, clusterStatements, SCHEMA_MIGRATIONS_DDL } from "../../server/storage/clickhouse-ddl.ts";
+import { getEngines } from "../helpers/engines.ts";
+
+const SCHEMA_DIR = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
+const TARGET = { cluster: "{cluster}", database: "frameline" };
+
+async function parsed(statement: string): Promise<string> {
+  const { ch } = await getEngines();
+  const result = await ch.query({ query: "SELECT formatQuerySingleLine({q:String}) AS q", query_params: { q: statement }, format: "JSONEachRow" });
+  const [row] = await result.json<{ q: string }>();
+  return row!.q;
+}
+
+describe("the schema's cluster form", () => {
+  test("ClickHouse's parser reads every statement, ON CLUSTER and engines where they were put", async () => {
+    const statements = [...clusterStatements(SCHEMA_MIGRATIONS_DDL, TARGET)];
+    for (const file of (await readdir(SCHEMA_DIR)).filter((f) => f.endsWith(".sql")).sort())
+      statements.push(...clusterMigration(splitStatements(await Bun.file(join(SCHEMA_DIR, file)).text()), TARGET));
+    expect(statements.length).toBeGreaterThan(50);
+    for (const statement of statements) {
+      const normal = await parsed(statement);
+      if (statement.startsWith("INSERT")) expect(normal).toContain("GLOBAL NOT IN (SELECT");
+      else expect(normal).toContain(" ON CLUSTER `{cluster}`");
+      if (/ENGINE = Replicated/.test(statement))
+        expect(normal).toMatch(/ENGINE = Replicated\w*MergeTree\('\/clickhouse\/tables\/(\{shard\}|noshard)\/\{database\}\/\w+', '\{replica\}/);
+      if (/ENGINE = Distributed/.test(statement)) expect(normal).toMatch(/ENGINE = Distributed\('\{cluster\}', 'frameline', '\w+_local', /);
+    }
+  });
+
+  test("the check can fail: a statement the parser refuses is an error", async () => {
+    await expect(parsed("CREATE TABLE t ON CLUSTER ENGINE = MergeTree")).rejects.toThrow();
+  });
+});
