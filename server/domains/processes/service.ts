@@ -32,7 +32,10 @@ export function enginesOf(config: Config, host = hostname()): Engines {
   const s3 = config.s3;
   return {
     postgres: config.databaseUrl ? "server" : "embedded",
-    clickhouse: config.clickhouseUrl ? `server ${place(config.clickhouseUrl)}` : `embedded ${host}:${config.dataDir}/clickhouse`,
+    // The cluster is part of it: a process running the one-node schema beside a cluster would split it.
+    clickhouse: config.clickhouseUrl
+      ? `server ${place(config.clickhouseUrl)}${config.clickhouseCluster ? ` cluster ${config.clickhouseCluster}` : ""}`
+      : `embedded ${host}:${config.dataDir}/clickhouse`,
     media: s3 ? `s3 ${s3.endpoint ? place(s3.endpoint).replace(/\/$/, "") : `aws ${s3.region}`}/${s3.bucket}` : `fs ${host}:${config.dataDir}/media`,
   };
 }

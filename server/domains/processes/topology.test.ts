@@ -40,6 +40,10 @@ describe("splitTruth", () => {
     expect(reason).toContain("http://ch:8123/");
   });
 
+  test("the same ClickHouse with and without a cluster is another ClickHouse", () => {
+    expect(splitTruth(app("b", { engines: { ...shared, clickhouse: "server http://ch:8123/ cluster main" } }), [app("a")])).toContain("same CLICKHOUSE_URL");
+  });
+
   test("the filesystem store with a second process, or another bucket, is refused", () => {
     expect(splitTruth(app("b", { engines: { ...shared, media: "fs h:/d/media" } }), [app("a")])).toContain("S3_BUCKET");
     expect(splitTruth(app("b", { engines: { ...shared, media: "s3 http://minio:9000/other" } }), [app("a")])).toContain("same S3_* settings");

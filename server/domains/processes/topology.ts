@@ -43,7 +43,7 @@ export function splitTruth(me: ProcessInfo, others: readonly ProcessInfo[]): str
     return `${peers.length} other process(es) share this database, but this one would keep events in its own embedded chDB: set CLICKHOUSE_URL to the ClickHouse server they use (${list(peers.map((p) => p.engines.clickhouse))}).`;
   const otherClickHouse = peers.filter((p) => p.engines.clickhouse !== me.engines.clickhouse);
   if (otherClickHouse.length)
-    return `This process uses ClickHouse ${me.engines.clickhouse}, but other processes on this database use ${list(otherClickHouse.map((p) => p.engines.clickhouse))}: set the same CLICKHOUSE_URL on every process.`;
+    return `This process uses ClickHouse ${me.engines.clickhouse}, but other processes on this database use ${list(otherClickHouse.map((p) => p.engines.clickhouse))}: set the same CLICKHOUSE_URL (and CLICKHOUSE_CLUSTER) on every process.`;
   if (isFs(me.engines.media))
     return `${peers.length} other process(es) share this database, but this one keeps media on its own disk (${me.engines.media.slice(3)}): set S3_BUCKET and the other S3_* settings so every process reads and writes the same media.`;
   const otherMedia = peers.filter((p) => p.engines.media !== me.engines.media);
