@@ -52,7 +52,7 @@ describe("process registry", () => {
 
     const refusals = [
       { env: { ...shared, CLICKHOUSE_URL: "" }, says: "set CLICKHOUSE_URL to the ClickHouse server they use (server http://clickhouse.internal:8123/)" },
-      { env: { ...shared, CLICKHOUSE_URL: "http://other:8123" }, says: "set the same CLICKHOUSE_URL on every process" },
+      { env: { ...shared, CLICKHOUSE_URL: "http://other:8123" }, says: "set the same CLICKHOUSE_URL (and CLICKHOUSE_CLUSTER) on every process" },
       { env: { ...shared, S3_BUCKET: "" }, says: "set S3_BUCKET" },
       { env: { ...shared, PUBLIC_URL: "" }, says: "set PUBLIC_URL" },
     ];
