@@ -21,7 +21,8 @@
  */
 import { resolveIdentity, type Identity } from "./identity.ts";
 import { trackBody } from "./track-body.ts";
-import { post } from "./transport.ts";
+import { outboxFor } from "./outbox.ts";
+import { randomId } from "./storage.ts";
 
 export interface FramelineGlobal {
   /** Sends a custom event; fire and forget, never throws. */
@@ -220,7 +221,8 @@ export function frameline(target: TrackTarget, by: "tracker" | "player"): Framel
     track(name, properties) {
       const to = s.target;
       trackBody(to.workspaceCode, s.identity, name, properties).then(
-        (body) => body && post(to.url, body, true),
+        // An id of its own, so that a retry (or a beacon at unload) is the same event to the events host.
+        (body) => body && outboxFor(to.url).send({ ...body, event_id: body.event_id ?? randomId() }),
         () => {},
       );
     },

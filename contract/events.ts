@@ -50,6 +50,8 @@ export interface CollectBatch {
   video_code: string;
   session_id: string;
   device_id: string;
+  /** The batch's number in its session: a batch sent again is written once. */
+  seq?: number;
   events: CollectEvent[];
 }
 

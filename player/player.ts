@@ -163,7 +163,13 @@ export class Player implements PlayerApi {
     if (play) this.play();
   }
 
-  collect(type: PlayerEventType, fields?: Record<string, unknown>): void {
+  collect(type: PlayerEventType, fields?: Record<string, unknown>, now = false): void {
+    // What must not wait for the next batch (a lead) goes at once, analytics on or off.
+    if (now) {
+      this.collector.push(type, this.video.currentTime || 0, fields);
+      this.collector.flush(false);
+      return;
+    }
     this.emit("collect", { type, fields });
   }
 

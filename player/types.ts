@@ -113,7 +113,8 @@ export interface PlayerApi {
   /** Replaces the source (playlist); `play` starts it at once. */
   load(source: Source, play?: boolean): void;
   /** Sends an analytics event in the next batch. */
-  collect(type: PlayerEventType, fields?: Record<string, unknown>): void;
+  /** Sends a player event; `now`: in a batch of its own at once, kept and retried until the events host has it. */
+  collect(type: PlayerEventType, fields?: Record<string, unknown>, now?: boolean): void;
   /**
    * Seeks to `seconds` (before playback: where playback will start), never past
    * `seekLimit`; emits `seek` first so guards (cloak) let it through. Controls

@@ -292,6 +292,34 @@ describe("POST /v1/event", () => {
 });
 
 describe("POST /v1/collect", () => {
+  test("a batch sent again with the number its session already took is written once, whatever the order batches arrive in", async () => {
+    const session = "s-" + crypto.randomUUID();
+    const batch = (seq: number) =>
+      collect({ session_id: session, device_id: `dev-${session}`, seq, events: [{ type: "heartbeat", ranges: [{ from_s: seq, to_s: seq + 1 }] }] });
+    expect((await batch(1)).body).toEqual({ ok: true, accepted: 1 });
+    // Its answer was lost: the player sends it again; a beacon at unload sends it a third time.
+    expect((await batch(1)).body).toEqual({ ok: true, accepted: 0, duplicate: true });
+    expect((await batch(1)).body).toEqual({ ok: true, accepted: 0, duplicate: true });
+    // A beacon sends the queue at once: 4 may arrive before 2 and 3, each still counts once.
+    expect((await batch(4)).body.accepted).toBe(1);
+    expect((await batch(3)).body.accepted).toBe(1);
+    expect((await batch(2)).body.accepted).toBe(1);
+    expect((await batch(3)).body.duplicate).toBe(true);
+    // Far beyond the window everything below is taken as new; a batch far behind is written (a rare duplicate, never a loss).
+    expect((await batch(200)).body.accepted).toBe(1);
+    expect((await batch(5)).body.accepted).toBe(1);
+    const rows = await chRows("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session });
+    expect(rows.map((r) => r.video_time).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 200]);
+  });
+
+  test("a batch without a number is written every time it is sent (older players)", async () => {
+    const session = "s-" + crypto.randomUUID();
+    const body = { session_id: session, events: [{ type: "pause", video_time: 3 }] };
+    await collect(body);
+    await collect(body);
+    expect(await chRows("workspace_id = {w:UInt64} AND session_code = {s:String}", { w: ws.id, s: session })).toHaveLength(2);
+  });
+
   test("writes one row per player event (one per watched range), makes the session known, and fans out webhooks", async () => {
     const session = "s-" + crypto.randomUUID();
     const res = await collect({

@@ -10,8 +10,7 @@
  */
 import { read, write } from "../../../browser/storage.ts";
 import { e164 } from "../../../browser/track-body.ts";
-import { post } from "../../../browser/transport.ts";
-import type { CollectBatch, LeadData, LeadField, PlayerApi } from "../../types.ts";
+import type { LeadData, LeadField, PlayerApi } from "../../types.ts";
 import { el, on, style } from "./style.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -53,28 +52,6 @@ export function fieldProblem(field: LeadField, value: string): string | undefine
   return value.length <= 100 ? undefined : "Use at most 100 characters.";
 }
 
-function send(player: PlayerApi, batch: CollectBatch, pendingKey: string): void {
-  const url = `${player.config.events_url.replace(/\/$/, "")}/v1/collect`;
-  const data = JSON.stringify(batch);
-  let settled = false;
-  const attempt = (n: number) =>
-    fetch(url, { method: "POST", body: data, keepalive: true, headers: { "content-type": "text/plain" }, credentials: "omit" }).then(
-      // A 4xx other than 429 will not pass on a retry either.
-      (r) => {
-        if (r.ok || (r.status >= 400 && r.status < 500 && r.status !== 429)) {
-          settled = true;
-          write("localStorage", pendingKey, null);
-          offHide();
-        } else retry(n);
-      },
-      () => retry(n),
-    );
-  const retry = (n: number) => n < 6 && setTimeout(() => !settled && attempt(n + 1), 1000 * 2 ** n);
-  // The player's beacon path: the page is going away with the answer not yet taken.
-  const offHide = on(window, "pagehide", () => !settled && post(url, batch, true));
-  attempt(0);
-}
-
 /** The lead capture of this player (created on first use). */
 export function leadCapture(player: PlayerApi): LeadCapture {
   const existing = captures.get(player);
@@ -82,17 +59,7 @@ export function leadCapture(player: PlayerApi): LeadCapture {
   const { config } = player;
   const code = config.video.code;
   const doneKey = `fl_lead_${code}`;
-  const pendingKey = `fl_lead_out_${code}`;
   const page = window.Frameline;
-  // An answer a previous visit could not deliver goes now.
-  const pending = read("localStorage", pendingKey);
-  if (pending) {
-    try {
-      send(player, JSON.parse(pending), pendingKey);
-    } catch {
-      write("localStorage", pendingKey, null);
-    }
-  }
   const answered =
     read("localStorage", doneKey) === "1"
       ? Promise.resolve(true)
@@ -120,24 +87,8 @@ export function leadCapture(player: PlayerApi): LeadCapture {
     const props: Record<string, string> = { url: location.href.slice(0, 100), form: a.form };
     if (lead.first_name) props.first_name = lead.first_name;
     if (lead.last_name) props.last_name = lead.last_name;
-    const batch: CollectBatch = {
-      workspace_code: config.video.workspace_code,
-      video_code: code,
-      session_id: page?.getSessionId() || "",
-      device_id: page?.getDeviceId() || "",
-      events: [
-        {
-          type: "lead_form_submitted",
-          t: Date.now(),
-          video_time: Math.round(player.video.currentTime * 10) / 10,
-          email: lead.email,
-          ...(lead.phone ? { phone: lead.phone } : {}),
-          properties: props,
-        },
-      ],
-    };
-    write("localStorage", pendingKey, JSON.stringify(batch));
-    send(player, batch, pendingKey);
+    // At once, in a batch of its own, kept by the page's outbox until the events host has it (a later visit sends it if this one could not).
+    player.collect("lead_form_submitted", { email: lead.email, ...(lead.phone ? { phone: lead.phone } : {}), properties: props }, true);
     player.emit("lead", lead);
   };
 

@@ -41,7 +41,9 @@ describe("splitTruth", () => {
   });
 
   test("the same ClickHouse with and without a cluster is another ClickHouse", () => {
-    expect(splitTruth(app("b", { engines: { ...shared, clickhouse: "server http://ch:8123/ cluster main" } }), [app("a")])).toContain("same CLICKHOUSE_URL (and CLICKHOUSE_CLUSTER)");
+    expect(splitTruth(app("b", { engines: { ...shared, clickhouse: "server http://ch:8123/ cluster main" } }), [app("a")])).toContain(
+      "same CLICKHOUSE_URL (and CLICKHOUSE_CLUSTER)",
+    );
   });
 
   test("the filesystem store with a second process, or another bucket, is refused", () => {

@@ -124,3 +124,33 @@ export async function moveSession(sql: Sql, workspaceId: number, sessionCode: st
     if (deviceId) await tx`UPDATE viewer_keys SET viewer_id = ${viewerId} WHERE workspace_id = ${workspaceId} AND kind = 'device' AND key = ${deviceId}`;
   });
 }
+
+/** How far below the highest batch number a session remembers each number it took. */
+export const SEQ_WINDOW = 63;
+
+/**
+ * Takes a player batch's number for its session: true when the batch is new (and now
+ * marked), false when a batch with that number was already taken. A number further
+ * below the highest than the window is taken as new: a rare duplicate then, never a loss.
+ */
+export async function claimBatch(sql: Db, workspaceId: number, sessionCode: string, seq: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE viewer_sessions SET
+      collect_seen = CASE
+        WHEN ${seq} > collect_seq THEN CASE WHEN ${seq} - collect_seq > ${SEQ_WINDOW} THEN 1 ELSE (collect_seen << (${seq} - collect_seq)::int) | 1 END
+        WHEN collect_seq - ${seq} > ${SEQ_WINDOW} THEN collect_seen
+        ELSE collect_seen | (1::bigint << (collect_seq - ${seq})::int)
+      END,
+      collect_seq = GREATEST(collect_seq, ${seq})
+    WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode}
+      AND (${seq} > collect_seq OR collect_seq - ${seq} > ${SEQ_WINDOW} OR collect_seen & (1::bigint << (collect_seq - ${seq})::int) = 0)
+    RETURNING 1`;
+  return rows.length > 0;
+}
+
+/** Gives a batch's number back when its rows could not be written, so its retry is taken. */
+export async function releaseBatch(sql: Db, workspaceId: number, sessionCode: string, seq: number): Promise<void> {
+  await sql`
+    UPDATE viewer_sessions SET collect_seen = collect_seen & ~(1::bigint << (collect_seq - ${seq})::int)
+    WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND collect_seq - ${seq} BETWEEN 0 AND ${SEQ_WINDOW}`;
+}

@@ -29,6 +29,7 @@ import type { Deps } from "../../deps.ts";
 import { chTime, type EventRow } from "../../ingest/index.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
 import * as viewers from "../../domains/viewers/service.ts";
+import * as viewersRepo from "../../domains/viewers/repo.ts";
 import { Errors } from "../../errors.ts";
 import { clientContext, normaliseHost, type ClientContext } from "./client.ts";
 import { IDENTITY_FIELDS } from "./identity.ts";
@@ -64,13 +65,32 @@ export interface CollectClient {
 /** Rows that start a view: they carry the request's client context. */
 const VIEW_STARTS = new Set<string>(["load", "autoplay", "play"]);
 
-export async function collect(deps: Deps, body: CollectBody, client: CollectClient = {}): Promise<{ accepted: number }> {
+export async function collect(deps: Deps, body: CollectBody, client: CollectClient = {}): Promise<{ accepted: number; duplicate?: true }> {
   const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
   const video = workspaceId === undefined ? undefined : await viewers.videoByCode(deps, workspaceId, body.video_code);
   if (workspaceId === undefined || !video) throw Errors.videoNotFound("No such video in this workspace.", { video_code: body.video_code });
 
   const sessionKey = { sessionCode: body.session_id, deviceId: body.device_id };
   const session = await viewers.touchSession(deps, workspaceId, { ...sessionKey, profileId: body.profile_id, video });
+  // A batch sent again (its answer was lost, a beacon at unload, a later page's queue) is written once.
+  if (body.seq !== undefined && !(await viewersRepo.claimBatch(deps.sql, workspaceId, body.session_id, body.seq))) return { accepted: 0, duplicate: true };
+  try {
+    return await write(deps, workspaceId, video, session, body, client);
+  } catch (error) {
+    if (body.seq !== undefined) await viewersRepo.releaseBatch(deps.sql, workspaceId, body.session_id, body.seq).catch(() => {});
+    throw error;
+  }
+}
+
+async function write(
+  deps: Deps,
+  workspaceId: number,
+  video: { id: number; code: string },
+  session: viewersRepo.SessionRow,
+  body: CollectBody,
+  client: CollectClient,
+): Promise<{ accepted: number }> {
+  const sessionKey = { sessionCode: body.session_id, deviceId: body.device_id };
   // A lead form's email says who the viewer is: this batch and everything after it attribute to that identity.
   const viewerId = await identifyLeads(deps, workspaceId, { ...sessionKey, viewerId: session.viewer_id }, body.events);
   // A course's progress follows the session to the viewer it now belongs to.

@@ -159,11 +159,12 @@ export function eventsModule(deps: Deps) {
             "The events host derives device, browser and OS from the User-Agent and the country from the IP (never stored) for the breakdowns. " +
             "Webhooks: play and unmute → `play` (+ `video.viewed` on the session's first play), milestone → `play.milestone`, cta_click → `cta.clicked`, " +
             "ended → `ended`, lesson_completed → `lesson.completed`, playlist_ended → `playlist.ended`, lead_form_submitted → `lead_form.submitted` with `identity` " +
-            "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written. CORS-enabled; `text/plain` accepted.",
+            "(+ `lead.captured` for a new lead), quiz_answered → `quiz.answered`. Answers after the rows are written (or kept in the spool while the event store is away). " +
+            "With `seq`, a batch whose number its session already took is answered `duplicate: true` and written nothing (the player retries). CORS-enabled; `text/plain` accepted.",
           security: [],
-          responses: documented("browser", [404, 500]),
+          responses: documented("browser", [404, 500, 503]),
         },
-        response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer() }) },
+        response: { 200: t.Object({ ok: t.Boolean(), accepted: t.Integer(), duplicate: t.Optional(t.Boolean()) }) },
       },
     )
     .get(

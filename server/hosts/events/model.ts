@@ -1,7 +1,7 @@
 /** Wire schemas of the events host: /v1/event, /v1/track, /v1/collect. */
 import { t } from "elysia";
 import { MAX_JSON_BODY_BYTES } from "../../http/request-limits.ts";
-import { JsonValue, MAX_JSON_DEPTH, Num, oneOf, PropertyMap, Text } from "../../http/schemas.ts";
+import { Int, JsonValue, MAX_JSON_DEPTH, Num, oneOf, PropertyMap, Text } from "../../http/schemas.ts";
 import { PLAYER_ERROR_TYPES, PLAYER_EVENT_TYPES } from "../../../contract/events.ts";
 import type * as wire from "../../../contract/events.ts";
 import type { Same } from "../../lib/same.ts";
@@ -112,6 +112,11 @@ export const CollectBody = t.Object(
     session_id: Id("The player's session (or the one joined through `fl_sid`)."),
     device_id: t.Optional(Id("The player's device id (first-party storage).")),
     profile_id: t.Optional(Id("A profile id the page set on the player.")),
+    seq: t.Optional(
+      Int(1, Number.MAX_SAFE_INTEGER, {
+        description: "The batch's number in its session (1, 2, ...): a batch sent again with a number already taken is not written twice.",
+      }),
+    ),
     events: t.Array(PlayerEvent, { minItems: 1, maxItems: 200 }),
   },
   { additionalProperties: false },
