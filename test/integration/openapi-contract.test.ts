@@ -216,6 +216,7 @@ describe("the operator API", () => {
     await answers(integration, 422, admin("PUT", `/workspaces/${ws.id}/integrations/Not%20A%20Name`, { browser_fallback: true }));
     await answers("GET /admin/v1/workspaces/{id}/integrations", 200, admin("GET", `/workspaces/${ws.id}/integrations`));
     await answers("GET /admin/v1/workspaces/{id}/integrations", 404, admin("GET", `/workspaces/${HUGE}/integrations`));
+    await answers("GET /admin/v1/processes", 200, admin("GET", "/processes"));
     await answers("GET /admin/v1/ingest/counters", 200, admin("GET", "/ingest/counters"));
     await answers("GET /admin/v1/ingest/counters", 422, admin("GET", "/ingest/counters?from=yesterday"));
     // docs/api.md "The operator API": without the key it is 401, whatever else is wrong with the call.

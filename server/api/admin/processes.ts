@@ -3,6 +3,7 @@ import { t } from "elysia";
 import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
 import { assertAdminKey } from "../../http/admin-key.ts";
+import { documented } from "../../http/openapi-docs.ts";
 import { listProcesses } from "../../domains/processes/service.ts";
 import { LIVE_WITHIN_S } from "../../domains/processes/repo.ts";
 
@@ -35,6 +36,7 @@ export function processesAdminModule(deps: Deps, adminKey: string) {
           `Every app and worker that registered on this database and touched its row in the last ${LIVE_WITHIN_S} s: role, host, pid, version, ` +
           "where it keeps each engine (without credentials) and its PUBLIC_URL (null when not set). A process whose configuration would split " +
           "the truth (another ClickHouse, media on its own disk, no PUBLIC_URL beside other apps) refuses to start and never appears here.",
+        responses: documented("operator", []),
       },
       response: { 200: t.Object({ processes: t.Array(Process) }) },
     },
