@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import { join } from "node:path";
 import type { Deps } from "./deps.ts";
 import { errorsPlugin } from "./http/errors-plugin.ts";
+import { requestMetrics } from "./http/metrics.ts";
 import { openapiWithErrors } from "./http/openapi-docs.ts";
 import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
@@ -53,6 +54,8 @@ export function createApp(deps: Deps, options: AppOptions) {
 
   return (
     new Elysia()
+      // First, so its clock starts before any other hook runs.
+      .use(requestMetrics(deps.metrics))
       .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
       .use(requestLimitsPlugin(deps.config.bodyTimeoutMs))
       .get("/health", () => ({ ok: true }), { detail: { hide: true } })
