@@ -13,6 +13,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { loadConfig } from "../server/config.ts";
 import { createLog } from "../server/log.ts";
+import { Metrics } from "../server/http/metrics.ts";
 import type { Deps } from "../server/deps.ts";
 import { connectPostgres, migrate } from "../server/storage/postgres.ts";
 import { startEmbeddedPostgres } from "../server/storage/pglite.ts";
@@ -79,7 +80,7 @@ try {
   const enqueueMs = performance.now() - t0;
 
   const config = { ...loadConfig({ LOG_LEVEL: "warn" }), webhookAllowPrivate: true };
-  const deps = { config, sql, clock: { now: () => Date.now() }, log: createLog("warn") } as unknown as Deps;
+  const deps = { config, sql, clock: { now: () => Date.now() }, log: createLog("warn"), metrics: new Metrics() } as unknown as Deps;
   const deliverer = new WebhookDeliverer(deps, { concurrency: CONCURRENCY });
   const t1 = performance.now();
   const result = await deliverer.runUntilIdle();

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import { join } from "node:path";
 import type { Deps } from "./deps.ts";
 import { errorsPlugin } from "./http/errors-plugin.ts";
+import { requestMetrics } from "./http/metrics.ts";
 import { openapiWithErrors } from "./http/openapi-docs.ts";
 import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
@@ -28,6 +29,7 @@ import { trackerModule } from "./hosts/events/tracker-route.ts";
 import { webhooksModule } from "./api/webhooks/index.ts";
 import { automationModule } from "./api/automation/index.ts";
 import { dashboardModule } from "./hosts/dashboard/index.ts";
+import { probesModule } from "./hosts/probes/index.ts";
 import { splitTestAssignModule, splitTestsModule } from "./api/split-tests/index.ts";
 
 const SCALAR_BUNDLE = join(import.meta.dir, "..", "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
@@ -53,9 +55,11 @@ export function createApp(deps: Deps, options: AppOptions) {
 
   return (
     new Elysia()
+      // First, so its clock starts before any other hook runs.
+      .use(requestMetrics(deps.metrics))
       .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
       .use(requestLimitsPlugin(deps.config.bodyTimeoutMs))
-      .get("/health", () => ({ ok: true }), { detail: { hide: true } })
+      .use(probesModule(deps))
       // The docs page loads its UI from this process, so it works offline.
       .get(
         "/api/v1/docs/scalar.js",
@@ -89,6 +93,11 @@ export function createApp(deps: Deps, options: AppOptions) {
               securitySchemes: {
                 bearer: { type: "http", scheme: "bearer", description: "A scoped token (flt_...)." },
                 apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+                metricsToken: {
+                  type: "http",
+                  scheme: "bearer",
+                  description: 'METRICS_TOKEN (README "Probes and metrics"); `/metrics` is open while it is unset.',
+                },
               },
             },
             security: [{ bearer: [] }, { apiKey: [] }],

@@ -36,6 +36,8 @@ export interface Config {
   s3?: S3Config;
   /** Operator key from the environment; unset means DATA_DIR/admin.key (generated on first start). */
   adminKey?: string;
+  /** `Authorization: Bearer <token>` that `/metrics` asks for; unset leaves it open (README "Probes and metrics"). */
+  metricsToken?: string;
   webhookAllowPrivate: boolean;
   /** Run job workers (encoder, deliverer, sweeper) inside the server process. */
   inProcessWorkers: boolean;
@@ -154,6 +156,7 @@ export function loadConfig(env: Env): Config {
     redisUrl: env.REDIS_URL || undefined,
     s3: s3FromEnv(env),
     adminKey: env.ADMIN_KEY || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", false),
     inProcessWorkers: flag(env, "IN_PROCESS_WORKERS", true),
     limits: {

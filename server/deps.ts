@@ -17,6 +17,7 @@ import type { RowCache } from "./storage/row-cache.ts";
 import type { EntryCache } from "./storage/entry-cache.ts";
 import type { TokenVerifier } from "./http/token-verifier.ts";
 import type { RateLimitStore } from "./http/rate-limit.ts";
+import type { Metrics } from "./http/metrics.ts";
 import type { Ingest } from "./ingest/index.ts";
 import type { ViewerCaches } from "./domains/viewers/caches.ts";
 import type { CustomEventState } from "./hosts/events/state.ts";
@@ -49,6 +50,8 @@ export interface Deps {
   entries: EntryCache;
   /** Group commit of event rows into ClickHouse; drained by `close()` before the engines go. */
   ingest: Ingest;
+  /** This process's Prometheus registry and its series (`/metrics`, README "Probes and metrics"). */
+  metrics: Metrics;
   /** Known workspaces, videos, sessions and viewer keys (only caches: Postgres is the truth). */
   viewers: ViewerCaches;
   /** Registered event names, event_id claims and writes in flight. */

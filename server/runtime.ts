@@ -22,6 +22,7 @@ import { EntryCache, listenForEntryChanges } from "./storage/entry-cache.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
 import { memoryRateLimitStore, postgresCounter, redisCounter, reservingRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest } from "./ingest/index.ts";
+import { Metrics } from "./http/metrics.ts";
 import { ViewerCaches } from "./domains/viewers/caches.ts";
 import { CustomEventState } from "./hosts/events/state.ts";
 import { startWorkers } from "./workers/index.ts";
@@ -127,7 +128,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   else rateLimits = memoryRateLimitStore();
   listeners.push(async () => rateLimits.close?.());
 
-  const ingest = createIngest({ ch, sql, config, clock, log });
+  const metrics = new Metrics();
+  const ingest = createIngest({ ch, sql, config, clock, log, observe: metrics });
   const now = () => clock.now();
   let closing: Promise<void> | undefined;
   const step = (close: () => Promise<void>) => close().catch((error) => log.warn("close failed", { error: String(error) }));
@@ -144,6 +146,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     videoCache,
     entries,
     ingest,
+    metrics,
     viewers: new ViewerCaches(now),
     customEvents: new CustomEventState(sql),
     summaries: new Map(),

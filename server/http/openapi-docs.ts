@@ -45,6 +45,25 @@ export const ErrorSchemas = {
     { error: Type.String({ examples: ["unknown_workspace"] }) },
     { additionalProperties: false, description: '`{error: "<code in lower case>"}`: an automation call whose token\'s workspace no longer exists.' },
   ),
+  // Not an error of the table: GET /ready answers its checks in one shape, 200 or 503 (README "Probes and metrics").
+  Readiness: Type.Object(
+    {
+      ready: Type.Boolean({ description: "True when every engine answered." }),
+      checks: Type.Object(
+        {
+          postgres: Type.String({ examples: ["ok"] }),
+          clickhouse: Type.String({ examples: ["unreachable: ECONNREFUSED"] }),
+          blobs: Type.String({ description: "The media store.", examples: ["ok"] }),
+        },
+        { additionalProperties: false, description: "Each engine: `ok`, or why not (`timeout`, `unreachable: <code>`, `error: <code>`)." },
+      ),
+      spool: Type.Object(
+        { batches: Type.Integer(), rows: Type.Integer(), refused: Type.Integer() },
+        { additionalProperties: false, description: "Event batches kept in PostgreSQL while ClickHouse is away, and those ClickHouse refused." },
+      ),
+    },
+    { additionalProperties: false, description: "`GET /ready`: each engine's state and the ingest spool's depth." },
+  ),
 } as const;
 
 export type ErrorShape = keyof typeof ErrorSchemas;
@@ -66,6 +85,8 @@ const HOSTS = {
   events: { usual: (): ErrorShape => "EventsError", always: [400, 401, 403, 429, 503] },
   /** The events host's browser routes: no token; a body or query it cannot use is 400; limited per IP. */
   browser: { usual: (): ErrorShape => "EventsError", always: [400, 429] },
+  /** The operator's probes (`/ready`, `/metrics`): no rate limit, no database behind a token. */
+  probe: { usual: (): ErrorShape => "ApiError", always: [] },
 } as const;
 export type Host = keyof typeof HOSTS;
 
@@ -82,6 +103,11 @@ const STATUS_TEXT: Record<ErrorStatus, string> = {
   500: "The write did not happen (WRITE_FAILED, DEPLOY_FAILED); retry",
   503: "Unavailable for a moment (AUTH_UNAVAILABLE, DATABASE_BUSY, DATABASE_UNAVAILABLE); retry after Retry-After",
   507: "INSUFFICIENT_STORAGE",
+};
+
+/** Answers in a shape of their own, with their own text and no Retry-After. */
+const OWN_TEXT: Partial<Record<ErrorShape, string>> = {
+  Readiness: "Not ready: an engine did not answer in time; `checks` names which and why.",
 };
 
 const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } } as const;
@@ -106,10 +132,11 @@ export function documented(host: Host, errors: readonly DocumentedError[], succe
   }
   for (const [status, list] of [...shapes].sort(([a], [b]) => a - b)) {
     const schema = list.length === 1 ? ref(list[0]!) : { oneOf: list.map(ref) };
+    const own = list.length === 1 ? OWN_TEXT[list[0]!] : undefined;
     out[status] = {
-      description: STATUS_TEXT[status as ErrorStatus],
+      description: own ?? STATUS_TEXT[status as ErrorStatus],
       content: { "application/json": { schema } },
-      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+      ...(own === undefined && (status === 429 || status === 503) ? { headers: RETRY_AFTER } : {}),
     };
   }
   return out;

@@ -32,6 +32,14 @@ export interface BatcherOptions {
   settings?: (token: string) => ClickHouseSettings;
   /** An INSERT not answered this long is taken for an outage (its batch is spooled, and a late landing deduplicated). */
   insertTimeoutMs?: number;
+  /** Told how each batch's INSERT ended (the metrics of README "Probes and metrics"). */
+  observe?: InsertObserver;
+}
+
+/** `written`: ClickHouse took it; `spooled`: kept in the spool instead; `failed`: its requests were refused. */
+export type InsertOutcome = "written" | "spooled" | "failed";
+export interface InsertObserver {
+  inserted(table: string, rows: number, seconds: number, outcome: InsertOutcome): void;
 }
 
 /** Each INSERT names its batch, so that the same batch sent twice is written once. */
@@ -145,23 +153,29 @@ export class Batcher<Row extends Record<string, unknown>> {
   private async write(batch: Pending<Row>): Promise<void> {
     const token = crypto.randomUUID();
     const settings = (this.options.settings ?? dedupSettings)(token);
+    const started = performance.now();
+    let outcome: InsertOutcome = "written";
+    let failure: unknown;
     try {
       const abort_signal = this.options.insertTimeoutMs ? AbortSignal.timeout(this.options.insertTimeoutMs) : undefined;
       await this.ch.insert({ table: this.table, values: batch.rows, format: "JSONEachRow", clickhouse_settings: settings, abort_signal });
     } catch (error) {
       const spool = this.options.spool;
+      outcome = "failed";
+      failure = error;
       if (spool && isOutage(error)) {
         try {
           await spool.put(this.table, token, batch.rows);
+          outcome = "spooled";
         } catch (spoolError) {
-          for (const waiter of batch.waiters) waiter.reject(spoolError);
-          return;
+          failure = spoolError;
         }
-      } else {
-        for (const waiter of batch.waiters) waiter.reject(error);
-        return;
       }
     }
-    for (const waiter of batch.waiters) waiter.resolve();
+    this.options.observe?.inserted(this.table, batch.rows.length, (performance.now() - started) / 1000, outcome);
+    for (const waiter of batch.waiters) {
+      if (outcome === "failed") waiter.reject(failure);
+      else waiter.resolve();
+    }
   }
 }

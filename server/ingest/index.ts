@@ -12,9 +12,9 @@ import type { Log } from "../log.ts";
 import type { ClickHouseSettings } from "@clickhouse/client";
 import type { Ch } from "../storage/clickhouse.ts";
 import type { Sql } from "../storage/postgres.ts";
-import { Batcher, dedupSettings } from "./batcher.ts";
+import { Batcher, dedupSettings, type InsertObserver } from "./batcher.ts";
 import { IngestCounters, type CounterRow } from "./counters.ts";
-import { Spool } from "./spool.ts";
+import { Spool, type ReplayObserver } from "./spool.ts";
 
 /** One row of ClickHouse `events` (0001_events.sql + 0002_ingest.sql). */
 export interface EventRow extends Record<string, unknown> {
@@ -63,15 +63,19 @@ function insertSettings(asyncInsert: boolean): (token: string) => ClickHouseSett
   return (token) => ({ ...dedupSettings(token), async_insert: 1, wait_for_async_insert: 1, async_insert_deduplicate: 1 });
 }
 
-export function createIngest(deps: { ch: Ch; sql: Sql; config: Pick<Config, "ingest">; clock: Clock; log: Log }): Ingest {
+/** Told what the batchers' INSERTs and the spool's replays came to (the metrics of README "Probes and metrics"). */
+export type IngestObserver = InsertObserver & ReplayObserver;
+
+export function createIngest(deps: { ch: Ch; sql: Sql; config: Pick<Config, "ingest">; clock: Clock; log: Log; observe?: IngestObserver }): Ingest {
   const options = deps.config.ingest;
+  const { observe } = deps;
   const settings = insertSettings(options.asyncInsert);
-  const spool = new Spool(deps.sql, deps.ch, deps.log, { maxRows: options.spoolMaxRows }, settings);
-  const batching = { ...options, spool, settings, insertTimeoutMs: options.insertTimeoutMs };
+  const spool = new Spool(deps.sql, deps.ch, deps.log, { maxRows: options.spoolMaxRows, observe }, settings);
+  const batching = { ...options, spool, settings, insertTimeoutMs: options.insertTimeoutMs, observe };
   const events = new Batcher<EventRow>(deps.ch, "events", batching);
   const playerEvents = new Batcher<EventRow>(deps.ch, "player_events", batching);
   const sales = new Batcher<EventRow>(deps.ch, "sale_events", batching);
-  const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1, spool, settings });
+  const counterRows = new Batcher<CounterRow>(deps.ch, "ingest_counters", { maxRows: 1000, maxWaitMs: 5, concurrency: 1, spool, settings, observe });
   const counters = new IngestCounters(counterRows, () => deps.clock.now());
   const timer = setInterval(() => counters.flush().catch((error) => deps.log.warn("ingest counters flush failed", { error: String(error) })), COUNTER_FLUSH_MS);
   timer.unref?.();

@@ -60,6 +60,13 @@ export interface SpoolOptions {
   maxRows: number;
   /** How often a drainer looks while the spool is not empty (and backs off while ClickHouse stays down). */
   drainEveryMs?: number;
+  /** Told of each batch replayed, or refused by ClickHouse (the metrics of README "Probes and metrics"). */
+  observe?: ReplayObserver;
+}
+
+export interface ReplayObserver {
+  replayed(table: string, rows: number): void;
+  refused(table: string): void;
 }
 
 const SPOOL_LOCK = 7_240_318_004;
@@ -70,8 +77,6 @@ export class Spool {
   private draining: Promise<void> | undefined;
   private stopped = false;
   private backoffMs: number;
-  /** Batches spooled and replayed by this process (the metrics read them). */
-  readonly counts = { spooledBatches: 0, spooledRows: 0, replayedBatches: 0, replayedRows: 0, refusedBatches: 0 };
 
   constructor(
     private readonly sql: Sql,
@@ -107,8 +112,6 @@ export class Spool {
       INSERT INTO ingest_spool (target, token, row_count, rows)
       VALUES (${target}, ${token}, ${rows.length}, ${json(this.sql, rows)})`;
     this.known = { ...depth, batches: depth.batches + 1, rows: depth.rows + rows.length };
-    this.counts.spooledBatches++;
-    this.counts.spooledRows += rows.length;
     this.log.warn("ingest: ClickHouse did not take a batch; kept in the spool", { table: target, rows: rows.length, spooled_rows: this.known.rows });
     this.schedule(this.options.drainEveryMs ?? 1000);
   }
@@ -153,8 +156,11 @@ export class Spool {
   private async round(): Promise<void> {
     try {
       for (;;) {
-        const replayed = await this.replayOldest();
-        if (replayed === 0) break;
+        const done = await this.replayOldest();
+        if (!done) break;
+        // Told once its transaction committed, so a rolled-back replay is not counted.
+        if (done.refused) this.options.observe?.refused(done.target);
+        else this.options.observe?.replayed(done.target, done.rows);
       }
       this.backoffMs = this.options.drainEveryMs ?? 1000;
     } catch (error) {
@@ -166,30 +172,27 @@ export class Spool {
   }
 
   /**
-   * Replays the oldest batch in its own transaction and removes it; 0 when there
+   * Replays the oldest batch in its own transaction and removes it; undefined when there
    * was none (or another process holds the drain). A batch ClickHouse refuses for
    * its rows is marked and kept for an operator; an outage leaves it as it was.
    */
-  private async replayOldest(): Promise<number> {
+  private async replayOldest(): Promise<{ target: string; rows: number; refused: boolean } | undefined> {
     return this.sql.begin(async (tx) => {
       const [lock] = await tx`SELECT pg_try_advisory_xact_lock(${SPOOL_LOCK}) AS ok`;
-      if (!lock!.ok) return 0;
+      if (!lock!.ok) return undefined;
       const [batch] = await tx<{ id: number; target: string; token: string; rows: Record<string, unknown>[]; row_count: number }[]>`
         SELECT id, target, token, rows, row_count FROM ingest_spool WHERE refused IS NULL ORDER BY id LIMIT 1`;
-      if (!batch) return 0;
+      if (!batch) return undefined;
       try {
         await this.ch.insert({ table: batch.target, values: batch.rows, format: "JSONEachRow", clickhouse_settings: this.settings(batch.token) });
       } catch (error) {
         if (isOutage(error)) throw error;
         await tx`UPDATE ingest_spool SET refused = ${String(error).slice(0, 1000)}, attempts = attempts + 1 WHERE id = ${batch.id}`;
-        this.counts.refusedBatches++;
         this.log.error("ingest: ClickHouse refused a spooled batch; kept, not replayed", { table: batch.target, id: batch.id, error: String(error) });
-        return 1;
+        return { target: batch.target, rows: batch.row_count, refused: true };
       }
       await tx`DELETE FROM ingest_spool WHERE id = ${batch.id}`;
-      this.counts.replayedBatches++;
-      this.counts.replayedRows += batch.row_count;
-      return 1;
+      return { target: batch.target, rows: batch.row_count, refused: false };
     });
   }
 }

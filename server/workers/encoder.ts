@@ -55,6 +55,10 @@ export function startEncoder(deps: Deps, opts: EncoderOptions = {}): () => Promi
     retryDelayMs: (attempt) => RETRY_DELAYS_MS[attempt - 1] ?? RETRY_DELAYS_MS.at(-1)!,
     graceMs: opts.graceMs ?? 10_000,
     wake: [deps.wake.encoder],
+    onAttempt: (outcome, seconds) => {
+      deps.metrics.jobAttempt("encode", outcome);
+      deps.metrics.encodeAttempt(outcome, seconds);
+    },
   }).start();
   return () => runner.stop();
 }

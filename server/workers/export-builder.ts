@@ -49,6 +49,7 @@ const options = (deps: Deps, opts: ExportBuilderOptions): RunnerOptions => ({
   leaseMs: LEASE_MS,
   maxAttempts: MAX_ATTEMPTS,
   wake: [deps.wake.exports],
+  onAttempt: (outcome) => deps.metrics.jobAttempt("export", outcome),
 });
 
 export function startExportBuilder(deps: Deps, opts: ExportBuilderOptions = {}): () => Promise<void> {

@@ -103,7 +103,12 @@ export interface RunnerOptions {
   /** How long `stop()` lets running jobs finish before aborting them and handing them back (default: as long as they take). */
   graceMs?: number;
   wake?: Signal[];
+  /** Told how each attempt ended, once recorded, and how long it ran (the metrics of README "Probes and metrics"). */
+  onAttempt?: (outcome: AttemptOutcome, seconds: number) => void;
 }
+
+/** How an attempt ended: `released` went back to the queue as the runner stopped; `lease_lost` was taken over. */
+export type AttemptOutcome = "done" | "retried" | "failed" | "released" | "lease_lost";
 
 class LeaseLost extends Error {}
 
@@ -189,6 +194,7 @@ export class JobRunner<J extends Job> {
       if (job.attempts > this.maxAttempts) {
         // Every earlier attempt ended with its worker gone (its lease lapsed): no more are made.
         await queue.fail(job, worker, queue.sentence(job, undefined));
+        this.options.onAttempt?.("failed", 0);
         return;
       }
       const renewal = setInterval(() => {
@@ -197,21 +203,30 @@ export class JobRunner<J extends Job> {
           (error) => log.warn("lease renewal failed", { worker: queue.name, job: job.id, error: String(error) }),
         );
       }, this.leaseMs / 3);
+      const started = performance.now();
+      let outcome: AttemptOutcome = "done";
       try {
         await queue.run(job, { worker, signal: abort.signal });
       } catch (error) {
-        if (abort.signal.reason instanceof LeaseLost) log.warn("job lost its lease", { worker: queue.name, job: job.id });
-        else if (abort.signal.aborted) await queue.release(job, worker);
-        else if (job.attempts >= this.maxAttempts) {
+        if (abort.signal.reason instanceof LeaseLost) {
+          outcome = "lease_lost";
+          log.warn("job lost its lease", { worker: queue.name, job: job.id });
+        } else if (abort.signal.aborted) {
+          outcome = "released";
+          await queue.release(job, worker);
+        } else if (job.attempts >= this.maxAttempts) {
+          outcome = "failed";
           log.warn("job failed for good", { worker: queue.name, job: job.id, attempts: job.attempts, error: String(error) });
           await queue.fail(job, worker, queue.sentence(job, error));
         } else {
+          outcome = "retried";
           log.warn("job attempt failed", { worker: queue.name, job: job.id, attempt: job.attempts, error: String(error) });
           await queue.retry(job, worker, String(error), this.retryDelayMs(job.attempts));
         }
       } finally {
         clearInterval(renewal);
       }
+      this.options.onAttempt?.(outcome, (performance.now() - started) / 1000);
     } catch (error) {
       // The bookkeeping itself failed (database away): the lease lapses and the job is claimed again.
       log.warn("job bookkeeping failed", { worker: queue.name, job: job.id, error: String(error) });

@@ -174,6 +174,7 @@ export class WebhookDeliverer {
         delay !== undefined
           ? { retryAt: new Date(now.getTime() + delay) }
           : { giveUp: true as const, disableReason: gone ? "receiver answered 410 Gone" : `delivery failed ${MAX_ATTEMPTS} attempts` };
+      this.deps.metrics.webhookFailed(delay !== undefined ? "retry" : "gave_up");
       try {
         await repo.recordFailure(
           this.deps.sql,

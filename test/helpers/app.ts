@@ -11,7 +11,8 @@ import { loadConfig, type Config } from "../../server/config.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { Clock } from "../../server/lib/clock.ts";
 import { createDeps } from "../../server/runtime.ts";
-import { createFsBlobStore } from "../../server/storage/blob/index.ts";
+import { createFsBlobStore, type BlobStore } from "../../server/storage/blob/index.ts";
+import type { Ch } from "../../server/storage/clickhouse.ts";
 import { ALL_SCOPES, type Scope } from "../../contract/scopes.ts";
 import type { Sql } from "../../server/storage/postgres.ts";
 import { getEngines } from "./engines.ts";
@@ -81,6 +82,10 @@ export interface TestAppOptions {
   fixturePlayer?: boolean;
   /** The origin the app's URLs name (default BASE): a test serving the app on a real port gives that port's. */
   publicUrl?: string;
+  /** Another ClickHouse than the run's shared one (a dead one, for outages). */
+  ch?: Ch;
+  /** Another media store than a fresh directory (a broken one, for outages). */
+  media?: BlobStore;
 }
 
 export function caller(app: { handle(request: Request): Promise<Response> }): Call {
@@ -113,10 +118,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(engines.tmp, "blobs-"));
   const deps = await createDeps(config, {
     sql: options.sql ?? engines.sql,
-    ch: engines.ch,
+    ch: options.ch ?? engines.ch,
     clock: options.clock,
     blobs: {
-      media: createFsBlobStore(join(dir, "media"), { publicBaseUrl: `${origin}/media` }),
+      media: options.media ?? createFsBlobStore(join(dir, "media"), { publicBaseUrl: `${origin}/media` }),
       cdnA: createFsBlobStore(join(dir, "cdn-a"), { publicBaseUrl: `${origin}/cdn` }),
       cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${origin}/cdn` }),
     },

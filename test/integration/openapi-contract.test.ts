@@ -38,6 +38,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
 const HUGE = 999_999_999;
 const LONG = "x".repeat(1025);
 const base = loadConfig({});
+const METRICS_TOKEN = "mt_contract";
 
 let t: TestApp;
 let doc: Doc;
@@ -50,7 +51,10 @@ let other: TestVideo;
 
 beforeAll(async () => {
   const unlimited = { perIpPerMinute: 1_000_000, perWorkspacePerMinute: 1_000_000, browserConversionPerIpPerMinute: 1_000_000 };
-  t = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, webhookAllowPrivate: true, eventLimits: { ...base.eventLimits, ...unlimited } } });
+  t = await testApp({
+    fixturePlayer: true,
+    config: { ...UNLIMITED, webhookAllowPrivate: true, eventLimits: { ...base.eventLimits, ...unlimited }, metricsToken: METRICS_TOKEN },
+  });
   doc = (await t.call("GET", "/api/v1/openapi.json")).body;
   resolved = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as Doc;
   ws = await t.workspace();
@@ -216,6 +220,7 @@ describe("the operator API", () => {
     await answers(integration, 422, admin("PUT", `/workspaces/${ws.id}/integrations/Not%20A%20Name`, { browser_fallback: true }));
     await answers("GET /admin/v1/workspaces/{id}/integrations", 200, admin("GET", `/workspaces/${ws.id}/integrations`));
     await answers("GET /admin/v1/workspaces/{id}/integrations", 404, admin("GET", `/workspaces/${HUGE}/integrations`));
+    await answers("GET /admin/v1/processes", 200, admin("GET", "/processes"));
     await answers("GET /admin/v1/ingest/counters", 200, admin("GET", "/ingest/counters"));
     await answers("GET /admin/v1/ingest/counters", 422, admin("GET", "/ingest/counters?from=yesterday"));
     // docs/api.md "The operator API": without the key it is 401, whatever else is wrong with the call.
@@ -235,6 +240,15 @@ describe("the operator API", () => {
     await answers(deploy, 404, admin("POST", `/workspaces/${ws.id}/videos/${HUGE}/deploy`, {}));
     await answers(deploy, 422, admin("POST", `/workspaces/${ws.id}/videos/${video.id}/deploy`, { style_options: { main_color: "not a colour" } }));
   }, 60_000);
+});
+
+describe("the operator's probes", () => {
+  test("readiness and metrics", async () => {
+    // The 503 of GET /ready needs an engine away: test/integration/probes.test.ts builds the app over a dead one.
+    await answers("GET /ready", 200, t.call("GET", "/ready"));
+    await answers("GET /metrics", 200, t.call("GET", "/metrics", { token: METRICS_TOKEN }));
+    await answers("GET /metrics", 401, t.call("GET", "/metrics", { token: "mt_wrong" }));
+  });
 });
 
 describe("videos and folders", () => {

@@ -1,0 +1,268 @@
+/**
+ * What `/metrics` answers (README "Probes and metrics"): one prom-client Registry per
+ * process, built in runtime.ts and carried in `Deps` (two apps in one test process never
+ * share a count), with prom-client's default process metrics, the request counter and
+ * histogram, and Frameline's own `frameline_*` series.
+ *
+ * What happens in this process is counted as it happens, through small methods that the
+ * request hook, the ingest batchers, the job runner and the webhook deliverer call. What
+ * lives in PostgreSQL (jobs waiting, the webhook backlog, the spool's depth) is read once
+ * per scrape by the caller of `render` and handed in as `Readings`.
+ */
+import { Elysia, StatusMap } from "elysia";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** Seconds: a cached read takes about a millisecond, an upload chunk or a deploy seconds. */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Rows per INSERT: one under light load, up to INGEST_MAX_ROWS (5,000 by default) under heavy load. */
+const BATCH_ROWS_BUCKETS = [1, 5, 10, 50, 100, 500, 1_000, 2_500, 5_000, 10_000];
+const INSERT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: a short clip repackaged in one, an hour of 1080p re-encoded in many minutes. */
+const ENCODE_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1_200, 3_600];
+
+/** Any other method a client makes up is one label value, so a client cannot grow the series. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** A request no route matched (a 404, or one refused before routing): never its raw URL. */
+export const UNMATCHED = "unmatched";
+
+/** What PostgreSQL holds, read at scrape time; a reading that failed is left out (its gauges are then absent). */
+export interface Readings {
+  spool?: { batches: number; rows: number; refused: number };
+  jobs?: readonly { kind: string; queued: number; running: number }[];
+  webhooks?: { outbox: number; deliveries: number };
+}
+
+type RequestLabels = "method" | "route" | "status";
+const REQUEST_LABELS: RequestLabels[] = ["method", "route", "status"];
+
+export class Metrics {
+  readonly registry = new Registry();
+  /**
+   * The labelled children by `method route status`: a request costs one Map lookup, an
+   * increment and one observation (its count reaches the counter when it is scraped).
+   */
+  private readonly requestSeries = new Map<string, { pending: number; count: Counter.Internal; seconds: Histogram.Internal<RequestLabels> }>();
+  private readonly requests = new Counter<RequestLabels>({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: REQUEST_LABELS,
+    registers: [this.registry],
+    collect: () => {
+      for (const series of this.requestSeries.values()) {
+        if (series.pending === 0) continue;
+        series.count.inc(series.pending);
+        series.pending = 0;
+      }
+    },
+  });
+  private readonly requestSeconds = this.histogram(
+    "http_request_duration_seconds",
+    "Time from a request's arrival to its answer, by method, route pattern and status.",
+    REQUEST_LABELS,
+    REQUEST_BUCKETS,
+  );
+
+  private readonly ingestRows = this.counter("frameline_ingest_rows_total", "Event rows this process wrote to ClickHouse, by table.", ["table"]);
+  private readonly ingestBatchRows = this.histogram(
+    "frameline_ingest_batch_rows",
+    "Rows per INSERT the batchers sent, by table.",
+    ["table"],
+    BATCH_ROWS_BUCKETS,
+  );
+  private readonly ingestInsertSeconds = this.histogram(
+    "frameline_ingest_insert_duration_seconds",
+    "Time ClickHouse took to take a batch, by table (INSERTs that succeeded).",
+    ["table"],
+    INSERT_BUCKETS,
+  );
+  private readonly ingestFailures = this.counter(
+    "frameline_ingest_insert_failures_total",
+    "INSERTs ClickHouse did not take, by table and outcome: spooled (kept in PostgreSQL, answered as accepted) or failed (its requests refused).",
+    ["table", "outcome"],
+  );
+  private readonly spooledBatches = this.counter(
+    "frameline_ingest_spooled_batches_total",
+    "Batches this process kept in the spool while ClickHouse was away, by table.",
+    ["table"],
+  );
+  private readonly spooledRows = this.counter(
+    "frameline_ingest_spooled_rows_total",
+    "Rows this process kept in the spool while ClickHouse was away, by table.",
+    ["table"],
+  );
+  private readonly replayedBatches = this.counter(
+    "frameline_ingest_replayed_batches_total",
+    "Spooled batches this process replayed into ClickHouse, by table.",
+    ["table"],
+  );
+  private readonly replayedRows = this.counter("frameline_ingest_replayed_rows_total", "Spooled rows this process replayed into ClickHouse, by table.", [
+    "table",
+  ]);
+  private readonly refusedBatches = this.counter(
+    "frameline_ingest_refused_batches_total",
+    "Spooled batches ClickHouse refused for their rows when replayed (kept for an operator, not replayed again), by table.",
+    ["table"],
+  );
+  private readonly spoolBatches = this.gauge(
+    "frameline_ingest_spool_batches",
+    "Batches waiting in the spool for ClickHouse (the whole deployment's, read from PostgreSQL).",
+  );
+  private readonly spoolRows = this.gauge(
+    "frameline_ingest_spool_rows",
+    "Rows waiting in the spool for ClickHouse; past INGEST_SPOOL_MAX_ROWS events are refused with 503.",
+  );
+  private readonly spoolRefused = this.gauge(
+    "frameline_ingest_spool_refused_batches",
+    "Spooled batches ClickHouse refused, kept in the spool for an operator.",
+  );
+
+  private readonly jobsQueued = this.gauge("frameline_jobs_queued", "Jobs waiting for a worker, by kind (the whole deployment's, read from PostgreSQL).", [
+    "kind",
+  ]);
+  private readonly jobsRunning = this.gauge("frameline_jobs_running", "Jobs a worker holds, by kind (the whole deployment's, read from PostgreSQL).", ["kind"]);
+  private readonly jobAttempts = this.counter(
+    "frameline_job_attempts_total",
+    "Job attempts this process ended, by kind and outcome (done, retried, failed, released, lease_lost).",
+    ["kind", "outcome"],
+  );
+  private readonly encodeSeconds = this.histogram(
+    "frameline_encode_duration_seconds",
+    "Time an encode attempt ran in this process, by outcome.",
+    ["outcome"],
+    ENCODE_BUCKETS,
+  );
+
+  private readonly webhookBacklog = this.gauge(
+    "frameline_webhook_backlog",
+    "Webhook work waiting: outbox events not yet fanned out (outbox) and deliveries not yet delivered (deliveries).",
+    ["queue"],
+  );
+  private readonly webhookFailures = this.counter(
+    "frameline_webhook_delivery_failures_total",
+    "Failed webhook delivery attempts of this process, by outcome: retry (tried again later) or gave_up (the last attempt, or 410 Gone).",
+    ["outcome"],
+  );
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+    return new Counter<L>({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private gauge<L extends string = never>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
+    return new Gauge<L>({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<L extends string>(name: string, help: string, labelNames: L[], buckets: number[]): Histogram<L> {
+    return new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+
+  /** One answered request: the hot path, so the labelled children are kept by their label values. */
+  request(method: string, route: string | undefined, status: number, seconds: number): void {
+    const verb = METHODS.has(method) ? method : "OTHER";
+    const pattern = route || UNMATCHED;
+    const key = `${verb} ${pattern} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method: verb, route: pattern, status: String(status) };
+      series = { pending: 0, count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.pending++;
+    series.seconds.observe(seconds);
+  }
+
+  /** A batch's INSERT ended (ingest/batcher.ts): written, kept in the spool, or failed. */
+  inserted(table: string, rows: number, seconds: number, outcome: string): void {
+    this.ingestBatchRows.observe({ table }, rows);
+    if (outcome === "written") {
+      this.ingestRows.inc({ table }, rows);
+      this.ingestInsertSeconds.observe({ table }, seconds);
+      return;
+    }
+    this.ingestFailures.inc({ table, outcome });
+    if (outcome === "spooled") {
+      this.spooledBatches.inc({ table });
+      this.spooledRows.inc({ table }, rows);
+    }
+  }
+
+  /** The spool replayed a batch into ClickHouse (ingest/spool.ts). */
+  replayed(table: string, rows: number): void {
+    this.replayedBatches.inc({ table });
+    this.replayedRows.inc({ table }, rows);
+  }
+
+  /** ClickHouse refused a spooled batch for its rows (ingest/spool.ts). */
+  refused(table: string): void {
+    this.refusedBatches.inc({ table });
+  }
+
+  /** A job attempt ended (workers/runner.ts). */
+  jobAttempt(kind: string, outcome: string): void {
+    this.jobAttempts.inc({ kind, outcome });
+  }
+
+  encodeAttempt(outcome: string, seconds: number): void {
+    this.encodeSeconds.observe({ outcome }, seconds);
+  }
+
+  webhookFailed(outcome: "retry" | "gave_up"): void {
+    this.webhookFailures.inc({ outcome });
+  }
+
+  /** The text format, with the gauges set from `readings` (a gauge whose reading is missing is left empty, not stale). */
+  async render(readings: Readings): Promise<string> {
+    setOrReset(this.spoolBatches, readings.spool?.batches);
+    setOrReset(this.spoolRows, readings.spool?.rows);
+    setOrReset(this.spoolRefused, readings.spool?.refused);
+    this.jobsQueued.reset();
+    this.jobsRunning.reset();
+    for (const { kind, queued, running } of readings.jobs ?? []) {
+      this.jobsQueued.set({ kind }, queued);
+      this.jobsRunning.set({ kind }, running);
+    }
+    this.webhookBacklog.reset();
+    if (readings.webhooks) {
+      this.webhookBacklog.set({ queue: "outbox" }, readings.webhooks.outbox);
+      this.webhookBacklog.set({ queue: "deliveries" }, readings.webhooks.deliveries);
+    }
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+function setOrReset(gauge: Gauge, value: number | undefined): void {
+  if (value === undefined) gauge.reset();
+  else gauge.set(value);
+}
+
+/** An answer's status as Elysia leaves it: a number, or one of its status names. */
+function statusOf(status: number | string | undefined, response: unknown): number {
+  if (response instanceof Response) return response.status;
+  if (typeof status === "number") return status;
+  if (status === undefined) return 200;
+  return (StatusMap as Record<string, number>)[status] ?? 200;
+}
+
+/**
+ * The request counter and histogram, for every route of the app (use it first, so the clock
+ * starts before any other hook). The route label is the matched pattern (`/api/v1/videos/:video`),
+ * which keeps the series bounded whatever URLs arrive.
+ */
+export function requestMetrics(metrics: Metrics) {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: "frameline.request-metrics" })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
+      const at = started.get(request);
+      metrics.request(request.method, route, statusOf(set.status, responseValue), at === undefined ? 0 : (performance.now() - at) / 1000);
+    });
+}
