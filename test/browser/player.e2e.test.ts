@@ -293,7 +293,10 @@ describe("player in Chromium", () => {
     expect(await p.evaluate(() => window.Frameline!.getSessionId())).toBe("bridged_session_0001");
     await ctx.close();
     await until(() => server.collects.some((b) => b.events.some((e) => e.type === "pause")), 15_000);
-    expect(server.collects.every((b) => b.session_id === "bridged_session_0001" && b.video_code === PLAIN)).toBe(true);
+    // Every batch of this page joined the bridged session (an earlier test's beacons may still arrive: they are not this page's).
+    const plain = server.collects.filter((b) => b.video_code === PLAIN);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.every((b) => b.session_id === "bridged_session_0001")).toBe(true);
     expect(pageErrors).toEqual([]);
   }, 60000);
 

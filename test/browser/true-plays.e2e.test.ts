@@ -47,8 +47,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Every event a session sent, in order. */
-const sent = (session: string): CollectEvent[] => server.collects.filter((b) => b.session_id === session).flatMap((b) => b.events);
+/** Every event a session sent, in order: each batch once (a batch may be sent again, by beacon at unload; its number is the same). */
+const sent = (session: string): CollectEvent[] => {
+  const seen = new Set<number>();
+  return server.collects.filter((b) => b.session_id === session && (b.seq === undefined || (!seen.has(b.seq) && seen.add(b.seq)))).flatMap((b) => b.events);
+};
 const types = (session: string) => sent(session).map((e) => e.type);
 
 async function autoplaying(p: Page) {
