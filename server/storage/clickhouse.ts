@@ -3,7 +3,7 @@
  * otherwise chDB in DATA_DIR plugged into the same @clickhouse/client, so one
  * SQL dialect and one code path serve both.
  */
-import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from "@clickhouse/client";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTER_SETTINGS, type ClusterTarget, clusterMigration, clusterStatements, SCHEMA_MIGRATIONS_DDL } from "./clickhouse-ddl.ts";
@@ -30,7 +30,9 @@ export async function connectClickHouse(opts: { url?: string; embeddedPath: stri
     const settings = opts.cluster
       ? { date_time_input_format: "best_effort" as const, ...CLUSTER_SETTINGS }
       : { date_time_input_format: "best_effort" as const };
-    return ownToken(createClient({ url: opts.url, clickhouse_settings: settings }));
+    // The client would log an ERROR for every failed request, each of which is thrown to its caller
+    // anyway: the callers say what a failure means (an outage is spooled and logged once per batch).
+    return ownToken(createClient({ url: opts.url, clickhouse_settings: settings, log: { level: ClickHouseLogLevel.OFF } }));
   }
   const { createChdbConnection } = await import("chdb/connection");
   // chDB allows one data directory per process: embedded mode is one process.
