@@ -6,6 +6,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Ch, connectClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
+import { BLANK_EVENT } from "./event-rows.ts";
 
 export async function schemaBefore(target: string, version: string): Promise<Ch> {
   const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
@@ -24,22 +25,25 @@ export async function schemaBefore(target: string, version: string): Promise<Ch>
 
 /** A player event row of video 7 in workspace 1, as the ingest writes it (for upgrade tests). */
 export const eventRow = (session: string, type: string, at: string, extra: Record<string, unknown> = {}) => ({
+  ...BLANK_EVENT,
   workspace_id: 1,
   video_id: 7,
   video_code: "v7",
   event_type: type,
-  event: "",
   event_id: crypto.randomUUID(),
   session_code: session,
   device_id: `d-${session}`,
-  watch_seconds: 0,
-  video_time: 0,
-  value: null,
-  properties: {},
   created_at: at,
-  viewer_id: 0,
   ...extra,
 });
+
+/** A stretch from `from` to `to` seconds that a session watched, on the 600 s video 7 (for upgrade tests). */
+export const watchedRow = (session: string, at: string, from: number, to: number) =>
+  eventRow(session, "watched", at, { video_time: from, watch_seconds: to - from, properties: { duration_s: "600" } });
+
+/** A verified sale of `value` USD, written straight into `events` as versions before 0006 did. */
+export const legacySale = (session: string, at: string, eventId: string, value: number) =>
+  eventRow(session, "conversion", at, { event: "purchase", event_id: eventId, value, properties: { source: "api", currency: "USD" } });
 
 /** Waits (up to 10 s) until no mutation of the slot table is left to run: an upgrade's rewrite of older parts has finished. */
 export async function slotMutationsDone(ch: Ch): Promise<void> {

@@ -9,36 +9,26 @@
 import type { Ch } from "../../server/storage/clickhouse.ts";
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
-import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, legacySale, schemaBefore, watchedRow } from "./clickhouse-before.ts";
 
 export async function historyBefore0006(target: string): Promise<Ch> {
   const ch = await schemaBefore(target, "0006");
-  const watched = (session: string, at: string, from: number, to: number) =>
-    eventRow(session, "watched", at, { video_time: from, watch_seconds: to - from, properties: { duration_s: "600" } });
   await ch.insert({
     table: "player_events",
     format: "JSONEachRow",
     values: [
       eventRow("s1", "play", "2026-11-01 10:14:50"),
-      watched("s1", "2026-11-01 10:16:00", 0, 60),
-      watched("s1", "2026-11-01 10:31:00", 60, 600),
+      watchedRow("s1", "2026-11-01 10:16:00", 0, 60),
+      watchedRow("s1", "2026-11-01 10:31:00", 60, 600),
       eventRow("s2", "play", "2026-11-01 11:00:00"),
-      watched("s2", "2026-11-01 11:01:00", 0, 300),
+      watchedRow("s2", "2026-11-01 11:01:00", 0, 300),
       eventRow("s3", "autoplay", "2026-11-01 12:00:00"),
     ],
   });
   await ch.insert({
     table: "events",
     format: "JSONEachRow",
-    values: [
-      eventRow("s1", "conversion", "2026-11-01 10:40:00", {
-        event: "purchase",
-        event_id: "api:o-1",
-        value: 40,
-        properties: { source: "api", currency: "USD" },
-      }),
-      eventRow("", "conversion", "2026-11-01 13:00:00", { event: "purchase", event_id: "", value: 25, properties: { source: "api", currency: "USD" } }),
-    ],
+    values: [legacySale("s1", "2026-11-01 10:40:00", "api:o-1", 40), legacySale("", "2026-11-01 13:00:00", "", 25)],
   });
   return ch;
 }

@@ -54,6 +54,7 @@ import { join } from "node:path";
 import zlib from "node:zlib";
 import { Session } from "chdb";
 import type { Subprocess } from "bun";
+import { spawnUntilReady } from "./process.ts";
 import { scanSql, type SqlShape } from "./clickhouse-sql.ts";
 
 interface NativeResult {
@@ -483,37 +484,13 @@ export async function startClickHouseHttp(opts: { path: string; port?: number; h
 
 /** The fixture in a child process on a free port (the usual way in tests: chDB allows one data directory per process). */
 export async function spawnClickHouseHttp(opts: { path: string; port?: number; timeoutMs?: number }): Promise<ClickHouseHttp & { proc: Subprocess }> {
-  const proc = Bun.spawn([process.execPath, ...BUN_FLAGS, import.meta.path, "--port", String(opts.port ?? 0), "--path", opts.path], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let out = "";
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  let line: RegExpExecArray | null = null;
-  while (!(line = /ClickHouse HTTP on (http:\/\/\S+:(\d+))\n/.exec(out)) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
-    if (!chunk || chunk.done) break;
-    out += decoder.decode(chunk.value);
-  }
-  reader.releaseLock();
-  if (!line) {
-    proc.kill("SIGKILL");
-    throw new Error(`the ClickHouse HTTP fixture did not start (exit ${proc.exitCode}):\n${out}`);
-  }
-  void proc.stdout.pipeTo(new WritableStream()).catch(() => {});
-  return {
-    url: line[1]!,
-    port: Number(line[2]),
-    proc,
-    async stop() {
-      proc.kill("SIGTERM");
-      if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
-      await proc.exited;
-    },
-  };
+  const child = await spawnUntilReady(
+    "the ClickHouse HTTP fixture",
+    [process.execPath, ...BUN_FLAGS, import.meta.path, "--port", String(opts.port ?? 0), "--path", opts.path],
+    /ClickHouse HTTP on (http:\/\/\S+:(\d+))\n/,
+    opts.timeoutMs,
+  );
+  return { url: child.match[1]!, port: Number(child.match[2]), proc: child.proc, stop: child.stop };
 }
 
 if (import.meta.main) {

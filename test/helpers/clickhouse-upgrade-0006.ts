@@ -9,7 +9,7 @@
  * sales the seller reads see.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, legacySale, schemaBefore } from "./clickhouse-before.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
 const target = process.argv[2]!;
@@ -26,14 +26,7 @@ await ch.insert({
 });
 await ch.insert({
   table: "events",
-  values: [
-    eventRow("old-1", "conversion", "2026-11-01 10:05:00", {
-      event: "purchase",
-      event_id: "api:o-1",
-      value: 40,
-      properties: { source: "api", currency: "USD" },
-    }),
-  ],
+  values: [legacySale("old-1", "2026-11-01 10:05:00", "api:o-1", 40)],
   format: "JSONEachRow",
 });
 await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });

@@ -8,21 +8,19 @@
  * range as this version writes it (with the session's start).
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore } from "./clickhouse-before.ts";
+import { eventRow, schemaBefore, watchedRow } from "./clickhouse-before.ts";
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
 const target = process.argv[2]!;
 const ch = await schemaBefore(target, "0011");
-const watched = (session: string, at: string, from: number, to: number) =>
-  eventRow(session, "watched", at, { video_time: from, watch_seconds: to - from, properties: { duration_s: "600" } });
 
 await ch.insert({
   table: "player_events",
   format: "JSONEachRow",
   values: [eventRow("two-slots", "load", "2026-11-01 10:14:50"), eventRow("two-slots", "play", "2026-11-01 10:14:55")],
 });
-await ch.insert({ table: "player_events", format: "JSONEachRow", values: [watched("two-slots", "2026-11-01 10:16:00", 0, 60)] });
+await ch.insert({ table: "player_events", format: "JSONEachRow", values: [watchedRow("two-slots", "2026-11-01 10:16:00", 0, 60)] });
 await ch.insert({
   table: "player_events",
   format: "JSONEachRow",
@@ -53,7 +51,7 @@ const afterUpgrade = await read();
 await ch.insert({
   table: "player_events",
   format: "JSONEachRow",
-  values: [{ ...watched("two-slots", "2026-11-01 10:31:00", 60, 90), session_start: "2026-11-01 10:14:50" }],
+  values: [{ ...watchedRow("two-slots", "2026-11-01 10:31:00", 60, 90), session_start: "2026-11-01 10:14:50" }],
 });
 const after = await read();
 process.stdout.write(JSON.stringify({ applied, afterUpgrade, after }));

@@ -83,3 +83,45 @@ export async function stop(server: Server, ms = 10_000): Promise<number | null> 
   server.proc.kill("SIGTERM");
   return Promise.race([server.proc.exited, Bun.sleep(ms).then(() => null)]);
 }
+
+/** A helper server running in a child process, once it printed its ready line. */
+export interface ReadyChild {
+  /** The ready line's captures (`match[1]` ...). */
+  match: RegExpExecArray;
+  proc: Subprocess;
+  /** SIGTERM, then SIGKILL after 10 s; resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `args` and reads its stdout until `ready` matches (within `timeoutMs`); then the
+ * rest of its output is drained. Throws, after killing it, when it exits or times out first.
+ */
+export async function spawnUntilReady(what: string, args: string[], ready: RegExp, timeoutMs = 60_000): Promise<ReadyChild> {
+  const proc = Bun.spawn(args, { stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let out = "";
+  const deadline = Date.now() + timeoutMs;
+  let match: RegExpExecArray | null = null;
+  while (!(match = ready.exec(out)) && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
+    if (!chunk || chunk.done) break;
+    out += decoder.decode(chunk.value);
+  }
+  reader.releaseLock();
+  if (!match) {
+    proc.kill("SIGKILL");
+    throw new Error(`${what} did not start (exit ${proc.exitCode}):\n${out}`);
+  }
+  void proc.stdout.pipeTo(new WritableStream()).catch(() => {});
+  return {
+    match,
+    proc,
+    async stop() {
+      proc.kill("SIGTERM");
+      if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}

@@ -8,6 +8,7 @@ import { pipeline } from "node:stream/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { spawnUntilReady } from "./process.ts";
 import type { Subprocess } from "bun";
 
 /** The part of s3rver (untyped CommonJS) that the helper uses. */
@@ -153,36 +154,13 @@ export async function spawnS3rver(opts: {
   directory: string;
   timeoutMs?: number;
 }): Promise<{ endpoint: string; proc: Subprocess; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--bucket", opts.bucket, "--dir", opts.directory], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let out = "";
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  let line: RegExpExecArray | null = null;
-  while (!(line = /S3 on (http:\/\/\S+)\n/.exec(out)) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
-    if (!chunk || chunk.done) break;
-    out += decoder.decode(chunk.value);
-  }
-  reader.releaseLock();
-  if (!line) {
-    proc.kill("SIGKILL");
-    throw new Error(`s3rver did not start (exit ${proc.exitCode}):\n${out}`);
-  }
-  void proc.stdout.pipeTo(new WritableStream()).catch(() => {});
-  return {
-    endpoint: line[1]!,
-    proc,
-    async stop() {
-      proc.kill("SIGTERM");
-      if ((await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "late")])) === "late") proc.kill("SIGKILL");
-      await proc.exited;
-    },
-  };
+  const child = await spawnUntilReady(
+    "s3rver",
+    [process.execPath, import.meta.path, "--bucket", opts.bucket, "--dir", opts.directory],
+    /S3 on (http:\/\/\S+)\n/,
+    opts.timeoutMs,
+  );
+  return { endpoint: child.match[1]!, proc: child.proc, stop: child.stop };
 }
 
 if (import.meta.main) {

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { insertEventRows } from "../helpers/event-rows.ts";
+import { BLANK_EVENT, insertEventRows } from "../helpers/event-rows.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
 import { sweepExpiredExports } from "../../server/api/exports/service.ts";
@@ -23,19 +23,7 @@ let foreign: number;
 const ch = (rows: (Record<string, unknown> & { event_type: string })[], workspaceId: number) =>
   insertEventRows(
     t.deps.ch,
-    rows.map((r, i) => ({
-      workspace_id: workspaceId,
-      video_code: "c",
-      event: "",
-      event_id: `x-${i}-${Math.random()}`,
-      session_code: "",
-      device_id: "",
-      watch_seconds: 0,
-      video_time: 0,
-      value: null,
-      properties: {},
-      ...r,
-    })),
+    rows.map((r, i) => ({ ...BLANK_EVENT, workspace_id: workspaceId, video_code: "c", event_id: `x-${i}-${Math.random()}`, ...r })),
   );
 
 const video = async (ws: TestWorkspace, title: string) => (await t.createVideo(ws, { title })).id;

@@ -9,6 +9,7 @@ import { createDeps } from "../../server/runtime.ts";
 import { createApp } from "../../server/app.ts";
 import type { EventRow } from "../../server/ingest/index.ts";
 import { Batcher } from "../../server/ingest/batcher.ts";
+import { BLANK_EVENT } from "../helpers/event-rows.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
@@ -24,22 +25,7 @@ function freePort(): number {
 }
 
 /** A custom-event row of this file's workspace. */
-const sampleRow = (): EventRow => ({
-  workspace_id: ws.id,
-  video_id: 0,
-  video_code: "",
-  event_type: "custom",
-  event: "sample",
-  event_id: "",
-  session_code: "",
-  device_id: "",
-  watch_seconds: 0,
-  video_time: 0,
-  value: null,
-  properties: {},
-  created_at: "2026-11-20 10:00:00.000",
-  viewer_id: 0,
-});
+const sampleRow = (): EventRow => ({ ...BLANK_EVENT, workspace_id: ws.id, event: "sample" });
 
 async function countWhere(where: string, params: Record<string, unknown>): Promise<number> {
   const result = await t.deps.ch.query({ query: `SELECT count() AS n FROM events WHERE ${where}`, query_params: params, format: "JSONEachRow" });
@@ -288,20 +274,14 @@ describe("tables", () => {
 
     const session = "slots-" + crypto.randomUUID();
     const row = (event_type: string, extra: Record<string, unknown> = {}) => ({
+      ...BLANK_EVENT,
       workspace_id: ws.id,
       video_id: 77,
       video_code: "v77",
       event_type,
-      event: "",
       event_id: crypto.randomUUID(),
       session_code: session,
       device_id: "d1",
-      watch_seconds: 0,
-      video_time: 0,
-      value: null,
-      properties: {},
-      created_at: "2026-11-20 10:00:00.000",
-      viewer_id: 0,
       ...extra,
     });
     await t.deps.ingest.playerEvents.add([row("play"), row("watched", { video_time: 5, watch_seconds: 20 })]);
