@@ -3,7 +3,7 @@
  * player/): the video and its media, every live option group, the playlist
  * with each item's media resolved in the same workspace, and the events URL.
  */
-import type { Settings } from "../contract/settings.ts";
+import { readItem, type Settings } from "../contract/settings.ts";
 import type { FeatureFlags } from "./flags.ts";
 import type { BakedPlayerConfig, Orientation, Rendition } from "../contract/player-config.ts";
 
@@ -79,11 +79,7 @@ export function playerConfig(opts: {
             const m = media.get(item.video_code);
             const portrait = m?.default_orientation === "portrait";
             return {
-              video_code: item.video_code,
-              title: item.title ?? null,
-              lesson_label: item.lesson_label ?? null,
-              duration_s: item.duration_s ?? null,
-              thumb_url: item.thumb_url ?? null,
+              ...readItem(item),
               hls: m ? ((portrait ? (m.portrait_hls ?? m.landscape_hls) : (m.landscape_hls ?? m.portrait_hls)) ?? null) : null,
               poster: m ? ((portrait ? (m.portrait_thumb ?? m.landscape_thumb) : (m.landscape_thumb ?? m.portrait_thumb)) ?? null) : null,
             };

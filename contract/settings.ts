@@ -79,6 +79,17 @@ export const PlaylistItem = obj({
   duration_s: opt(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { error: "must be a whole number of seconds, or null" })),
   thumb_url: url(),
 });
+
+/** A playlist item as it is read (the API's item, the player's): every field present, null when it was not set. */
+export function readItem(item: Pick<Static<typeof PlaylistItem>, "video_code"> & Partial<Static<typeof PlaylistItem>>) {
+  return {
+    video_code: item.video_code,
+    title: item.title ?? null,
+    lesson_label: item.lesson_label ?? null,
+    duration_s: item.duration_s ?? null,
+    thumb_url: item.thumb_url ?? null,
+  };
+}
 // ---- the sales player's entries (player/README.md "Inner fields the player reads") ----
 export const TIMED_EVENT_ACTIONS = ["show", "hide"] as const;
 /** A reveal: when playback first reaches time_s, page elements matching selector are shown or hidden. */

@@ -5,43 +5,23 @@
  * (its session's `seq`), even the one whose answer was lost.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Route } from "playwright-core";
-import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { buildCore, launchBrowser, makeHlsStream, playedPast, publishEntry, serve, tempDir, testVideo, until, type LocalServer } from "../helpers/browser.ts";
+import type { CollectBatch } from "../../player/types.ts";
+import type { TestApp, TestWorkspace } from "../helpers/app.ts";
+import { playedPast, playerOverApp, until, type LocalServer, type PlayerOverApp } from "../helpers/browser.ts";
 
-let dir: string;
 let browser: Browser;
 let server: LocalServer;
 let t: TestApp;
 let w: TestWorkspace;
-let video: { id: number; code: string };
+let stage: PlayerOverApp;
 
 beforeAll(async () => {
-  dir = tempDir();
-  t = await testApp();
-  w = await t.workspace();
-  const created = await t.call("POST", "/api/v1/videos", { token: w.token, body: { title: "Outage" } });
-  video = { id: created.body.video.id, code: created.body.video.code };
-  const [, build, b] = await Promise.all([makeHlsStream(join(dir, "media")), buildCore(join(dir, "p")), launchBrowser()]);
-  browser = b;
-  server = serve({ "/media/": join(dir, "media"), "/cdn/p/": join(dir, "p") }, { forward: (req) => t.app.handle(req) });
-  const cfg: PlayerConfig = {
-    video: { ...testVideo(video.code, `${server.url}/media/`), id: video.id, title: "Outage", workspace_code: w.code },
-    settings: { playback_options: { hls_engine: "hlsjs" }, engagement_options: { heartbeat_s: 1 } },
-    playlist: null,
-    events_url: server.url,
-  };
-  await publishEntry(server, cfg, `${server.url}/cdn/p/${build.core}`, "outage");
+  stage = await playerOverApp("Outage", { playback_options: { hls_engine: "hlsjs" }, engagement_options: { heartbeat_s: 1 } }, "outage");
+  ({ browser, server, t, w } = stage);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.stop());
 
 /** The rows a batch makes: one per event, a heartbeat one per watched range. */
 const rowsOf = (batch: CollectBatch) =>

@@ -5,47 +5,32 @@
  * seller overview and breakdown read exactly that.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import type { CollectEvent, PlayerConfig } from "../../player/types.ts";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { buildCore, launchBrowser, makeHlsStream, serve, tempDir, until, type LocalServer, playedPast, testVideo, publishEntry } from "../helpers/browser.ts";
+import type { CollectEvent } from "../../player/types.ts";
+import type { TestApp, TestWorkspace } from "../helpers/app.ts";
+import { playedPast, playerOverApp, until, type LocalServer, type PlayerOverApp } from "../helpers/browser.ts";
 
-let dir: string;
 let browser: Browser;
 let server: LocalServer;
 let t: TestApp;
 let w: TestWorkspace;
 let video: { id: number; code: string };
+let stage: PlayerOverApp;
 
 beforeAll(async () => {
-  dir = tempDir();
-  t = await testApp();
-  w = await t.workspace();
-  const created = await t.call("POST", "/api/v1/videos", { token: w.token, body: { title: "Autoplay VSL" } });
-  video = { id: created.body.video.id, code: created.body.video.code };
-  const [, build, b] = await Promise.all([makeHlsStream(join(dir, "media")), buildCore(join(dir, "p")), launchBrowser()]);
-  browser = b;
-  server = serve({ "/media/": join(dir, "media"), "/cdn/p/": join(dir, "p") }, { forward: (req) => t.app.handle(req) });
-  const cfg: PlayerConfig = {
-    video: { ...testVideo(video.code, `${server.url}/media/`), id: video.id, title: "Autoplay VSL", workspace_code: w.code },
-    settings: {
+  stage = await playerOverApp(
+    "Autoplay VSL",
+    {
       autoplay_options: { enabled: true, muted: true, unmute_prompt: true, unmute_prompt_text: "Tap for sound" },
       playback_options: { hls_engine: "hlsjs" },
       engagement_options: { heartbeat_s: 2 },
     },
-    playlist: null,
-    events_url: server.url,
-  };
-  await publishEntry(server, cfg, `${server.url}/cdn/p/${build.core}`, "offer");
+    "offer",
+  );
+  ({ browser, server, t, w, video } = stage);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.stop());
 
 /** Every event a session sent, in order: each batch once (a batch may be sent again, by beacon at unload; its number is the same). */
 const sent = (session: string): CollectEvent[] => {

@@ -13,6 +13,7 @@ import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
 import type { TrackBody } from "../../server/hosts/events/model.ts";
 import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
 import { featureFlags, type FeatureFlags } from "../../compiler/flags.ts";
+import { testApp, type TestApp, type TestWorkspace } from "./app.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -230,4 +231,50 @@ export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10000, s
 /** Waits until the page's video has played past `seconds`. */
 export function playedPast(page: Page, seconds: number, timeout = 15_000) {
   return page.waitForFunction((t) => document.querySelector("video")!.currentTime > t, seconds, { timeout });
+}
+
+/** A player page of a real app's video: the app behind a local server that also serves the stream, the core and the entry. */
+export interface PlayerOverApp {
+  dir: string;
+  browser: Browser;
+  server: LocalServer;
+  t: TestApp;
+  w: TestWorkspace;
+  video: { id: number; code: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates a video named `title` in a fresh workspace of a test app, publishes its
+ * player with `settings` at `/<page>.html` on a local server that forwards
+ * everything else (the events host) to the app, and launches Chromium.
+ */
+export async function playerOverApp(title: string, settings: PlayerConfig["settings"], pageName: string): Promise<PlayerOverApp> {
+  const dir = tempDir();
+  const t = await testApp();
+  const w = await t.workspace();
+  const created = await t.call("POST", "/api/v1/videos", { token: w.token, body: { title } });
+  const video = { id: created.body.video.id as number, code: created.body.video.code as string };
+  const [, build, browser] = await Promise.all([makeHlsStream(join(dir, "media")), buildCore(join(dir, "p")), launchBrowser()]);
+  const server = serve({ "/media/": join(dir, "media"), "/cdn/p/": join(dir, "p") }, { forward: (req) => t.app.handle(req) });
+  const cfg: PlayerConfig = {
+    video: { ...testVideo(video.code, `${server.url}/media/`), id: video.id, title, workspace_code: w.code },
+    settings,
+    playlist: null,
+    events_url: server.url,
+  };
+  await publishEntry(server, cfg, `${server.url}/cdn/p/${build.core}`, pageName);
+  return {
+    dir,
+    browser,
+    server,
+    t,
+    w,
+    video,
+    async stop() {
+      await browser.close();
+      server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

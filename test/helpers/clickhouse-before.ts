@@ -7,6 +7,8 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Ch, connectClickHouse, splitStatements } from "../../server/storage/clickhouse.ts";
 import { BLANK_EVENT } from "./event-rows.ts";
+import { readMetrics } from "../../server/api/analytics/metrics.ts";
+import type * as q from "../../server/api/analytics/queries.ts";
 
 export async function schemaBefore(target: string, version: string): Promise<Ch> {
   const dir = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
@@ -44,6 +46,22 @@ export const watchedRow = (session: string, at: string, from: number, to: number
 /** A verified sale of `value` USD, written straight into `events` as versions before 0006 did. */
 export const legacySale = (session: string, at: string, eventId: string, value: number) =>
   eventRow(session, "conversion", at, { event: "purchase", event_id: eventId, value, properties: { source: "api", currency: "USD" } });
+
+/** The seller overview's counts of video 7 on 2026-11-01, as numbers (`durations`: the videos' lengths, for the masks). */
+export async function overviewOfVideo7(ch: Ch, durations = new Map<number, number>([[7, 600]])) {
+  const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
+  const [row] = await readMetrics(ch, scope, { kind: "video" }, { durations, storedMasks: true });
+  const n = (k: keyof NonNullable<typeof row>) => Number(row?.[k] ?? 0);
+  return {
+    impressions: n("impressions"),
+    plays: n("plays"),
+    autoplays: n("autoplays"),
+    unmutes: n("unmutes"),
+    leads: n("leads"),
+    watch_played_s: n("watch_played_s"),
+    row,
+  };
+}
 
 /** Waits (up to 10 s) until no mutation of the slot table is left to run: an upgrade's rewrite of older parts has finished. */
 export async function slotMutationsDone(ch: Ch): Promise<void> {

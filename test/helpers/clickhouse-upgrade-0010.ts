@@ -9,8 +9,7 @@
  * stored `flags` of each slot row.
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
-import { readMetrics } from "../../server/api/analytics/metrics.ts";
+import { eventRow, overviewOfVideo7, schemaBefore, slotMutationsDone } from "./clickhouse-before.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
 const target = process.argv[2]!;
@@ -33,17 +32,9 @@ await ch.insert({
 });
 await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
 
-const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
-const masks = { durations: new Map<number, number>(), storedMasks: true };
 const counts = async () => {
-  const [row] = await readMetrics(ch, scope, { kind: "video" }, masks);
-  return {
-    impressions: Number(row!.impressions),
-    plays: Number(row!.plays),
-    autoplays: Number(row!.autoplays),
-    unmutes: Number(row!.unmutes),
-    leads: Number(row!.leads),
-  };
+  const { impressions, plays, autoplays, unmutes, leads } = await overviewOfVideo7(ch, new Map());
+  return { impressions, plays, autoplays, unmutes, leads };
 };
 
 const applied = await migrateClickHouse(ch);

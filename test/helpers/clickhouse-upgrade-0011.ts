@@ -8,8 +8,7 @@
  * range as this version writes it (with the session's start).
  */
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
-import { eventRow, schemaBefore, watchedRow } from "./clickhouse-before.ts";
-import { readMetrics } from "../../server/api/analytics/metrics.ts";
+import { eventRow, overviewOfVideo7, schemaBefore, watchedRow } from "./clickhouse-before.ts";
 import * as q from "../../server/api/analytics/queries.ts";
 
 const target = process.argv[2]!;
@@ -27,23 +26,13 @@ await ch.insert({
   values: [eventRow("one-slot", "load", "2026-11-01 11:00:00"), eventRow("one-slot", "autoplay", "2026-11-01 11:00:01")],
 });
 
-const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
-const masks = { durations: new Map([[7, 600]]), storedMasks: true };
 const read = async () => {
   const sessions = await q.rows<{ started: string; flags: number; watched_s: number }>(ch, {
     query: "SELECT started, flags, watched_s FROM analytics_sessions FINAL ORDER BY started",
     query_params: {},
   });
-  const [row] = await readMetrics(ch, scope, { kind: "video" }, masks);
-  return {
-    sessions: sessions.map((s) => [s.started, Number(s.flags), Number(s.watched_s)]),
-    overview: {
-      impressions: Number(row!.impressions),
-      plays: Number(row!.plays),
-      autoplays: Number(row!.autoplays),
-      watch_played_s: Number(row!.watch_played_s),
-    },
-  };
+  const { impressions, plays, autoplays, watch_played_s } = await overviewOfVideo7(ch);
+  return { sessions: sessions.map((s) => [s.started, Number(s.flags), Number(s.watched_s)]), overview: { impressions, plays, autoplays, watch_played_s } };
 };
 
 const applied = await migrateClickHouse(ch);

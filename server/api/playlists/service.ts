@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
-import { withDefaults, type Settings } from "../../../contract/settings.ts";
+import { readItem, withDefaults, type Settings } from "../../../contract/settings.ts";
 import { updateLiveSettings } from "../settings/service.ts";
 import { VIDEO_MODEL } from "../videos/service.ts";
 import type { VideoRow } from "../videos/repo.ts";
@@ -20,15 +20,7 @@ export const DEFAULT_PER_PAGE = 50;
 
 const playlistOf = (row: VideoRow) => withDefaults(row.settings).playlist_options;
 
-export function toItem(item: Pick<Item, "video_code"> & Partial<Item>): Item {
-  return {
-    video_code: item.video_code,
-    title: item.title ?? null,
-    lesson_label: item.lesson_label ?? null,
-    duration_s: item.duration_s ?? null,
-    thumb_url: item.thumb_url ?? null,
-  };
-}
+export const toItem = (item: Pick<Item, "video_code"> & Partial<Item>): Item => readItem(item);
 
 const itemsOf = (p: PlaylistOptions): Item[] => (p.items ?? []).map(toItem);
 
