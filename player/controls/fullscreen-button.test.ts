@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fakePlayer, useDom } from "../../test/helpers/player-dom.ts";
+import { clickInAndOut, fakePlayer, useDom } from "../../test/helpers/player-dom.ts";
 import { fullscreenButton, toggleFullscreen } from "./fullscreen-button.ts";
 
 useDom();
@@ -13,9 +13,7 @@ describe("fullscreen", () => {
     fullscreenButton(p);
     const b = p.controls!.querySelector<HTMLButtonElement>(".fl-fs")!;
     expect(b.getAttribute("aria-label")).toBe("Fullscreen");
-    b.click();
-    Object.defineProperty(document, "fullscreenElement", { value: p.root, configurable: true });
-    b.click();
+    clickInAndOut(b, "fullscreenElement", p.root);
     expect(calls).toEqual(["root", "exit"]);
   });
 

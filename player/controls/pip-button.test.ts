@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fakePlayer, useDom } from "../../test/helpers/player-dom.ts";
+import { clickInAndOut, fakePlayer, useDom } from "../../test/helpers/player-dom.ts";
 import { pipButton } from "./pip-button.ts";
 
 useDom();
@@ -18,9 +18,7 @@ describe("picture in picture", () => {
     pipButton(p);
     const b = p.controls!.querySelector<HTMLButtonElement>(".fl-pip")!;
     expect(b.getAttribute("aria-label")).toBe("Picture in picture");
-    b.click();
-    Object.defineProperty(document, "pictureInPictureElement", { value: p.video, configurable: true });
-    b.click();
+    clickInAndOut(b, "pictureInPictureElement", p.video);
     expect(calls).toEqual(["enter", "exit"]);
   });
 

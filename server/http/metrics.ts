@@ -80,41 +80,19 @@ export class Metrics {
     "INSERTs ClickHouse did not take, by table and outcome: spooled (kept in PostgreSQL, answered as accepted) or failed (its requests refused).",
     ["table", "outcome"],
   );
-  private readonly spooledBatches = this.counter(
-    "frameline_ingest_spooled_batches_total",
-    "Batches this process kept in the spool while ClickHouse was away, by table.",
-    ["table"],
-  );
-  private readonly spooledRows = this.counter(
-    "frameline_ingest_spooled_rows_total",
-    "Rows this process kept in the spool while ClickHouse was away, by table.",
-    ["table"],
-  );
-  private readonly replayedBatches = this.counter(
-    "frameline_ingest_replayed_batches_total",
-    "Spooled batches this process replayed into ClickHouse, by table.",
-    ["table"],
-  );
-  private readonly replayedRows = this.counter("frameline_ingest_replayed_rows_total", "Spooled rows this process replayed into ClickHouse, by table.", [
-    "table",
-  ]);
+  private readonly countSpooled = this.batchAndRowCounters("spooled", "this process kept in the spool while ClickHouse was away");
+  private readonly countReplayed = this.batchAndRowCounters("replayed", "of the spool this process replayed into ClickHouse");
   private readonly refusedBatches = this.counter(
     "frameline_ingest_refused_batches_total",
     "Spooled batches ClickHouse refused for their rows when replayed (kept for an operator, not replayed again), by table.",
     ["table"],
   );
-  private readonly spoolBatches = this.gauge(
-    "frameline_ingest_spool_batches",
-    "Batches waiting in the spool for ClickHouse (the whole deployment's, read from PostgreSQL).",
-  );
-  private readonly spoolRows = this.gauge(
-    "frameline_ingest_spool_rows",
-    "Rows waiting in the spool for ClickHouse; past INGEST_SPOOL_MAX_ROWS events are refused with 503.",
-  );
-  private readonly spoolRefused = this.gauge(
-    "frameline_ingest_spool_refused_batches",
-    "Spooled batches ClickHouse refused, kept in the spool for an operator.",
-  );
+  /** The spool's depth (the whole deployment's, read from PostgreSQL); past INGEST_SPOOL_MAX_ROWS rows, events are refused with 503. */
+  private readonly spoolDepth = {
+    batches: this.gauge("frameline_ingest_spool_batches", "Batches waiting in the spool for ClickHouse."),
+    rows: this.gauge("frameline_ingest_spool_rows", "Rows waiting in the spool for ClickHouse."),
+    refused: this.gauge("frameline_ingest_spool_refused_batches", "Spooled batches ClickHouse refused, kept in the spool for an operator."),
+  };
 
   private readonly jobsQueued = this.gauge("frameline_jobs_queued", "Jobs waiting for a worker, by kind (the whole deployment's, read from PostgreSQL).", [
     "kind",
@@ -159,6 +137,16 @@ export class Metrics {
     return new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 
+  /** `frameline_ingest_<verb>_batches_total` and `…_rows_total` by table, counted together. */
+  private batchAndRowCounters(verb: string, what: string): (table: string, rows: number) => void {
+    const batches = this.counter(`frameline_ingest_${verb}_batches_total`, `Batches ${what}, by table.`, ["table"]);
+    const rows = this.counter(`frameline_ingest_${verb}_rows_total`, `Rows ${what}, by table.`, ["table"]);
+    return (table, n) => {
+      batches.inc({ table });
+      rows.inc({ table }, n);
+    };
+  }
+
   /** One answered request: the hot path, so the labelled children are kept by their label values. */
   request(method: string, route: string | undefined, status: number, seconds: number): void {
     const verb = METHODS.has(method) ? method : "OTHER";
@@ -183,16 +171,12 @@ export class Metrics {
       return;
     }
     this.ingestFailures.inc({ table, outcome });
-    if (outcome === "spooled") {
-      this.spooledBatches.inc({ table });
-      this.spooledRows.inc({ table }, rows);
-    }
+    if (outcome === "spooled") this.countSpooled(table, rows);
   }
 
   /** The spool replayed a batch into ClickHouse (ingest/spool.ts). */
   replayed(table: string, rows: number): void {
-    this.replayedBatches.inc({ table });
-    this.replayedRows.inc({ table }, rows);
+    this.countReplayed(table, rows);
   }
 
   /** ClickHouse refused a spooled batch for its rows (ingest/spool.ts). */
@@ -215,9 +199,7 @@ export class Metrics {
 
   /** The text format, with the gauges set from `readings` (a gauge whose reading is missing is left empty, not stale). */
   async render(readings: Readings): Promise<string> {
-    setOrReset(this.spoolBatches, readings.spool?.batches);
-    setOrReset(this.spoolRows, readings.spool?.rows);
-    setOrReset(this.spoolRefused, readings.spool?.refused);
+    for (const [reading, gauge] of Object.entries(this.spoolDepth)) setOrReset(gauge, readings.spool?.[reading as keyof typeof this.spoolDepth]);
     this.jobsQueued.reset();
     this.jobsRunning.reset();
     for (const { kind, queued, running } of readings.jobs ?? []) {

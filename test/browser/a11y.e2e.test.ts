@@ -8,6 +8,7 @@ import type { Browser } from "playwright-core";
 import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { axeProblems } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { evenSplit } from "../helpers/split-viewers.ts";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -27,10 +28,7 @@ beforeAll(async () => {
     body: {
       name: "Letter or story",
       goal: "play",
-      variations: [
-        { video_id: a.id, weight: 50 },
-        { video_id: b.id, weight: 50 },
-      ],
+      variations: evenSplit(a.id, b.id),
     },
   });
   splitId = split.body.id ?? split.body.split_test?.id;

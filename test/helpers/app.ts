@@ -88,6 +88,12 @@ export interface TestAppOptions {
   media?: BlobStore;
 }
 
+/** The fields a 422 VALIDATION_ERROR names, sorted (anything but a 422 throws, with its body). */
+export function invalidFields(res: TestResponse): string[] {
+  if (res.status !== 422 || !res.body?.errors) throw new Error(`expected a 422 with errors, got ${res.status}: ${res.text}`);
+  return Object.keys(res.body.errors).sort();
+}
+
 export function caller(app: { handle(request: Request): Promise<Response> }): Call {
   return async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

@@ -219,3 +219,10 @@ export function layout(el: Element, left: number, width: number, top = 0, height
 
 /** Waits `ms` milliseconds (the live region speaks after a short delay). */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Clicks a toggle, lets the document report `element` in that mode (as the browser would once it entered), and clicks again. */
+export function clickInAndOut(button: HTMLButtonElement, mode: "fullscreenElement" | "pictureInPictureElement", element: Element): void {
+  button.click();
+  Object.defineProperty(document, mode, { value: element, configurable: true });
+  button.click();
+}

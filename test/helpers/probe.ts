@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import { ADMIN_KEY, BASE, type TestApp, type TestWorkspace } from "./app.ts";
 import { fieldsOf, HOSTILE_VALUES, nested, validOf, withValue } from "./schema-arbitrary.ts";
+import { evenSplit } from "./split-viewers.ts";
 
 export interface RouteInfo {
   method: string;
@@ -90,10 +91,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const deployed = await call("POST", `/api/v1/videos/${video.id}/deploy`, { _version_label: "probe" });
   const spare = await ws.mint(["videos:read"]);
   const other = await t.createVideo(ws, { title: "variation" });
-  const variations = [
-    { video_id: video.id, weight: 50 },
-    { video_id: other.id, weight: 50 },
-  ];
+  const variations = evenSplit(video.id, other.id);
   const splitTest = await call("POST", "/api/v1/split-tests", { name: "probe", variations, goal: "conversion" });
   const spend = await call("POST", `/api/v1/videos/${video.id}/ad-spend`, { date: "2026-01-01", source: "probe", currency: "USD", amount: 1 });
   return {
@@ -182,10 +180,7 @@ export function baseBody(route: RouteInfo, f: Fixtures): unknown {
     scopes: ["videos:read"],
     split_test: f.splitTestCode,
     currency: "USD",
-    variations: [
-      { video_id: f.videoId, weight: 50 },
-      { video_id: f.otherVideoId, weight: 50 },
-    ],
+    variations: evenSplit(f.videoId, f.otherVideoId),
   };
   for (const [key, value] of Object.entries(known)) if (key in body || (route.body.required as string[] | undefined)?.includes(key)) body[key] = value;
   return body;

@@ -15,6 +15,9 @@ export const browserId = () => crypto.randomUUID().replace(/-/g, "");
 
 export const newViewer = (): Viewer => ({ session: browserId(), device: browserId() });
 
+/** The variations of a test that serves each video to the same share of viewers (2 videos: 50/50). */
+export const evenSplit = (...videoIds: number[]) => videoIds.map((video_id) => ({ video_id, weight: 100 / videoIds.length }));
+
 /** What the test's embed asks before the player loads; throws unless 200. */
 export async function served(
   t: TestApp,

@@ -26,6 +26,7 @@ import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { clip } from "../helpers/media.ts";
 import { loadConfig } from "../../server/config.ts";
 import { processNextExport } from "../../server/workers/export-builder.ts";
+import { evenSplit } from "../helpers/split-viewers.ts";
 
 type Operation = {
   security?: unknown[];
@@ -578,10 +579,7 @@ describe("exports", () => {
 
 describe("split tests", () => {
   test("create, list, read, pause, resume, end, report and the events host's assignment", async () => {
-    const variations = [
-      { video_id: video.id, weight: 50 },
-      { video_id: other.id, weight: 50 },
-    ];
+    const variations = evenSplit(video.id, other.id);
     const created = await answers("POST /api/v1/split-tests", 201, api("POST", "/split-tests", { body: { name: "Hook", variations, goal: "conversion" } }));
     await answers(
       "POST /api/v1/split-tests",

@@ -17,7 +17,7 @@ import { loadConfig } from "../../server/config.ts";
 import { evaluateSplitTests } from "../../server/api/split-tests/report.ts";
 import { type Arm, decide } from "../../server/api/split-tests/stats.ts";
 import { ADMIN_KEY, testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { collect, inParallel, newViewer, served, seeded, type Viewer } from "../helpers/split-viewers.ts";
+import { collect, evenSplit, inParallel, newViewer, served, seeded, type Viewer } from "../helpers/split-viewers.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -45,10 +45,7 @@ async function fiftyFifty(name: string) {
     body: {
       name,
       goal: "conversion",
-      variations: [
-        { video_id: control.id, weight: 50 },
-        { video_id: other.id, weight: 50 },
-      ],
+      variations: evenSplit(control.id, other.id),
     },
   });
   expect(res.status).toBe(201);

@@ -24,6 +24,7 @@ import { clip } from "../helpers/media.ts";
 import { BUN, freePort, ROOT } from "../helpers/process.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { spawnS3rver } from "../helpers/s3rver.ts";
+import { evenSplit } from "../helpers/split-viewers.ts";
 
 const ADMIN_URL = process.env.DATABASE_URL;
 const SKIP_REASON = 'needs DATABASE_URL: processes cannot share embedded PGlite (README "Tests")';
@@ -572,10 +573,7 @@ describe.skipIf(!ADMIN_URL)(`many processes, one truth (${SKIP_REASON})`, () => 
         body: {
           name: "Either app",
           goal: "play",
-          variations: [
-            { video_id: control.id, weight: 50 },
-            { video_id: other.id, weight: 50 },
-          ],
+          variations: evenSplit(control.id, other.id),
         },
       });
       expect(created.status).toBe(201);
