@@ -39,6 +39,7 @@ export interface AppOptions {
 }
 
 export function createApp(deps: Deps, options: AppOptions) {
+  const requests = requestMetrics(deps.metrics);
   const api = new Elysia({ prefix: "/api/v1" })
     .use(videosModule(deps))
     .use(foldersModule(deps))
@@ -56,8 +57,13 @@ export function createApp(deps: Deps, options: AppOptions) {
   return (
     new Elysia()
       // First, so its clock starts before any other hook runs.
-      .use(requestMetrics(deps.metrics))
-      .use(errorsPlugin(deps.log, (request, error) => countRefused(deps, request, error)))
+      .use(requests.plugin)
+      .use(
+        errorsPlugin(deps.log, (request, error, route) => {
+          countRefused(deps, request, error);
+          requests.refused(request, route, error.status);
+        }),
+      )
       .use(requestLimitsPlugin(deps.config.bodyTimeoutMs))
       .use(probesModule(deps))
       // The docs page loads its UI from this process, so it works offline.

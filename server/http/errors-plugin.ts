@@ -69,10 +69,10 @@ function isEventsHost(request: Request): boolean {
 /** The events host's browser paths answer cross-origin pages, errors included. */
 const CORS_PATHS = new Set(["/v1/track", "/v1/collect", "/v1/conversion", "/v1/split-test", "/v1/lead-status", "/v1/course-progress", "/v1/resume-position"]);
 
-export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiError) => void = () => {}) {
-  return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiError, route: string | undefined) => void = () => {}) {
+  return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, route, set }) => {
     const refusal = safely(log, () => toApiError(log, code, error, request));
-    onRefused(request, refusal);
+    onRefused(request, refusal, route);
     if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
     set.status = refusal.status;
     Object.assign(set.headers, refusal.headers);

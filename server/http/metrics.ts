@@ -235,16 +235,25 @@ function statusOf(status: number | string | undefined, response: unknown): numbe
 /**
  * The request counter and histogram, for every route of the app (use it first, so the clock
  * starts before any other hook). The route label is the matched pattern (`/api/v1/videos/:video`),
- * which keeps the series bounded whatever URLs arrive.
+ * which keeps the series bounded whatever URLs arrive. A handler's answer is counted after it
+ * returns (onAfterHandle: Elysia defers each onAfterResponse hook past the answer, which cost as
+ * much as the whole of a cached video read); a refusal is counted by the errors plugin through
+ * `refused`. A request is counted once, at its first outcome.
  */
 export function requestMetrics(metrics: Metrics) {
   const started = new WeakMap<Request, number>();
-  return new Elysia({ name: "frameline.request-metrics" })
+  const answered = (request: Request, route: string | undefined, status: number) => {
+    const at = started.get(request);
+    if (at === undefined) return;
+    started.delete(request);
+    metrics.request(request.method, route, status, (performance.now() - at) / 1000);
+  };
+  const plugin = new Elysia({ name: "frameline.request-metrics" })
     .onRequest(({ request }) => {
       started.set(request, performance.now());
     })
-    .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
-      const at = started.get(request);
-      metrics.request(request.method, route, statusOf(set.status, responseValue), at === undefined ? 0 : (performance.now() - at) / 1000);
+    .onAfterHandle({ as: "global" }, ({ request, route, set, responseValue }) => {
+      answered(request, route, statusOf(set.status, responseValue));
     });
+  return { plugin, refused: answered };
 }
