@@ -118,3 +118,70 @@ export async function patchMedia(
     RETURNING id`;
   return rows.length > 0;
 }
+
+/** A playlist rewrite (0016_playlist_rewrite.sql): brings older videos' playlists to one authoring version. */
+export interface PlaylistRewriteRow {
+  id: number;
+  version: number;
+  state: "queued" | "running" | "done" | "failed";
+  attempts: number;
+  after_video: number;
+  rewritten: number;
+  skipped: number;
+}
+
+/** Takes due rewrites: queued ones, and running ones whose worker stopped renewing its lease. */
+export async function claimRewrites(sql: Db, workerId: string, limit: number, leaseSeconds: number): Promise<PlaylistRewriteRow[]> {
+  return [
+    ...(await sql<PlaylistRewriteRow[]>`
+      UPDATE playlist_rewrites SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
+             locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+      WHERE id IN (
+        SELECT id FROM playlist_rewrites
+        WHERE (state = 'queued' AND (locked_until IS NULL OR locked_until <= now())) OR (state = 'running' AND locked_until < now())
+        ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id, version, state, attempts, after_video, rewritten, skipped`),
+  ];
+}
+
+export async function renewRewrite(sql: Db, id: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+  const rows = await sql`UPDATE playlist_rewrites SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+                         WHERE id = ${id} AND locked_by = ${workerId} AND state = 'running' RETURNING id`;
+  return rows.length > 0;
+}
+
+/** Records progress past `afterVideo`; false when the rewrite is no longer the worker's. */
+export async function advanceRewrite(sql: Db, id: number, workerId: string, afterVideo: number, rewritten: number, skipped: number): Promise<boolean> {
+  const rows =
+    await sql`UPDATE playlist_rewrites SET after_video = ${afterVideo}, rewritten = rewritten + ${rewritten}, skipped = skipped + ${skipped}, updated_at = now()
+                         WHERE id = ${id} AND locked_by = ${workerId} AND state = 'running' RETURNING id`;
+  return rows.length > 0;
+}
+
+export async function finishRewrite(sql: Db, id: number, workerId: string, state: "done" | "failed", error: string | null = null): Promise<void> {
+  await sql`UPDATE playlist_rewrites SET state = ${state}, error = ${error}, locked_until = NULL, updated_at = now()
+            WHERE id = ${id} AND locked_by = ${workerId} AND state = 'running'`;
+}
+
+export async function releaseRewrite(sql: Db, id: number, workerId: string, delaySeconds = 0, error: string | null = null): Promise<void> {
+  await sql`UPDATE playlist_rewrites SET state = 'queued', locked_by = NULL, error = COALESCE(${error}, error), updated_at = now(),
+              locked_until = CASE WHEN ${delaySeconds}::float8 > 0 THEN now() + make_interval(secs => ${delaySeconds}::float8) END
+            WHERE id = ${id} AND locked_by = ${workerId} AND state = 'running'`;
+}
+
+export type RewriteVideo = Pick<
+  VideoRow,
+  "id" | "workspace_id" | "code" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb" | "landscape_media" | "portrait_media"
+>;
+
+/** Videos after `afterVideo` with a ready orientation whose playlists predate `version`, in id order. */
+export async function videosToRewrite(sql: Db, afterVideo: number, version: number, limit: number): Promise<RewriteVideo[]> {
+  const stale = (o: Orientation) =>
+    sql`(${sql(mediaColumn(o))} ->> 'status' = 'ready' AND COALESCE((${sql(mediaColumn(o))} ->> 'playlists')::int, 0) < ${version})`;
+  return [
+    ...(await sql<RewriteVideo[]>`
+      SELECT id, workspace_id, code, landscape_hls, portrait_hls, landscape_thumb, portrait_thumb, landscape_media, portrait_media
+      FROM videos WHERE id > ${afterVideo} AND (${stale("landscape")} OR ${stale("portrait")})
+      ORDER BY id LIMIT ${limit}`),
+  ];
+}
