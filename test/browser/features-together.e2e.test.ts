@@ -151,7 +151,17 @@ describe("one overlay at a time", () => {
       lead_form_options: { enabled: true, time_s: 2, fields: ["email"], title: "Get the free guide", skippable: true },
       quiz_options: {
         enabled: true,
-        questions: [{ id: "q1", time_s: 2, question: "Which plan fits a team?", choices: [{ id: "solo", text: "Solo" }, { id: "team", text: "Team" }] }],
+        questions: [
+          {
+            id: "q1",
+            time_s: 2,
+            question: "Which plan fits a team?",
+            choices: [
+              { id: "solo", text: "Solo" },
+              { id: "team", text: "Team" },
+            ],
+          },
+        ],
       },
       watch_gate_options: { enabled: true, gate_time_s: 3, message: "Enter your email to see the rest" },
       exit_intent_options: { enabled: true, message: "Wait! Take 20% off", button_text: "Claim", button_url: "https://example.com/discount" },
@@ -234,7 +244,10 @@ describe("features agree on time", () => {
         headline_options: { enabled: true, text: "The one video to watch" },
         cloak_options: { enabled: true },
         pitch_time_options: { enabled: true, time_s: 4.5, persist: false },
-        actions_options: { enabled: true, actions: [{ trigger: "time", time_s: 4, type: "cta", text: "Only today", button_text: "Claim", url: "https://example.com/claim" }] },
+        actions_options: {
+          enabled: true,
+          actions: [{ trigger: "time", time_s: 4, type: "cta", text: "Only today", button_text: "Claim", url: "https://example.com/claim" }],
+        },
       },
       "operator",
     );
