@@ -60,6 +60,8 @@ export class MediaController {
   /** ready: the stream is attached ahead of intent (playback_options.preload "auto"). */
   private state: "idle" | "ready" | "loading" | "started" = "idle";
   private intentAt = 0;
+  /** A frame was decoded when the intent came (preload "auto", turbo): the poster gives way to it as playback begins. */
+  private framed = false;
   private stallAt = 0;
   private recovered = false;
   /** A fatal error stopped this source: no more warming until Retry or another source. */
@@ -184,6 +186,7 @@ export class MediaController {
     const prepared = this.state === "ready";
     this.state = "loading";
     this.intentAt = performance.now();
+    this.framed = player.video.readyState >= 2;
     player.emit("intent", { auto });
     if (prepared) {
       if (this.hls && !this.hls.media) this.begin(this.hls);
@@ -298,7 +301,8 @@ export class MediaController {
       this.state = "started";
       this.player.emit("started", { ms: Math.round(performance.now() - this.intentAt) });
     };
-    if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(done);
+    // A frame decoded ahead was presented under the poster: no new one marks the start, the poster leaving does.
+    if (!this.framed && "requestVideoFrameCallback" in video) video.requestVideoFrameCallback(done);
     else done();
   }
 
