@@ -14,19 +14,9 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { PlayerConfig } from "../player/types.ts";
 import { authorHls, folderFiles } from "../server/domains/encoding/hls-authoring.ts";
-import {
-  ROOT,
-  buildCore,
-  buildEntry,
-  embedHtml,
-  flagsFor,
-  launchBrowser,
-  makeHlsStream,
-  page,
-  serve,
-  tempDir,
-  type LocalServer,
-} from "../test/helpers/browser.ts";
+import { ROOT, buildCore, buildEntry, embedHtml, launchBrowser, makeHlsStream, page, serve, tempDir, type LocalServer } from "../test/helpers/browser.ts";
+// The flags a deploy of the turbo row's settings compiles with.
+import { flagsFor } from "../test/helpers/browser.ts";
 
 const RUNS = Math.min(20, Math.max(1, Number(process.argv[2]) || 5));
 const CODE = "5a0e7d2c-1b3f-4c8e-9f00-benchbenchbe";

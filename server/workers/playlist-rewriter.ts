@@ -10,6 +10,7 @@ import type { Deps } from "../deps.ts";
 import * as repo from "../domains/encoding/repo.ts";
 import type { PlaylistRewriteRow } from "../domains/encoding/repo.ts";
 import { rewritePlaylists } from "../domains/encoding/rewrite.ts";
+import { leased } from "./leased.ts";
 import { JobRunner, type JobQueue, type RunnerOptions } from "./runner.ts";
 
 export const MAX_ATTEMPTS = 5;
@@ -18,8 +19,7 @@ const BATCH = 20;
 export function playlistRewriteQueue(deps: Deps): JobQueue<PlaylistRewriteRow> {
   return {
     name: "playlist rewriter",
-    claim: (worker, limit, leaseMs) => repo.claimRewrites(deps.sql, worker, limit, leaseMs / 1000),
-    renew: (job, worker, leaseMs) => repo.renewRewrite(deps.sql, job.id, worker, leaseMs / 1000),
+    ...leased<PlaylistRewriteRow>(deps, "playlist_rewrites"),
     async run(job, { worker, signal }) {
       let after = job.after_video;
       for (;;) {
@@ -32,12 +32,10 @@ export function playlistRewriteQueue(deps: Deps): JobQueue<PlaylistRewriteRow> {
           if (!(await repo.advanceRewrite(deps.sql, job.id, worker, after, rewritten, skipped))) return;
         }
       }
-      await repo.finishRewrite(deps.sql, job.id, worker, "done");
+      await repo.finishLeased(deps.sql, "playlist_rewrites", job.id, worker, "done");
       deps.log.info("playlist rewrite finished", { version: job.version, after_video: after });
     },
-    retry: (job, worker, error, delayMs) => repo.releaseRewrite(deps.sql, job.id, worker, delayMs / 1000, error.slice(0, 1000)),
-    release: (job, worker) => repo.releaseRewrite(deps.sql, job.id, worker),
-    fail: (job, worker, sentence) => repo.finishRewrite(deps.sql, job.id, worker, "failed", sentence),
+    fail: (job, worker, sentence) => repo.finishLeased(deps.sql, "playlist_rewrites", job.id, worker, "failed", sentence),
     sentence: (_job, error) => (error === undefined ? `The playlist rewriter stopped ${MAX_ATTEMPTS} times while working.` : String(error).slice(0, 1000)),
   };
 }

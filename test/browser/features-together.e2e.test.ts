@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { page as html, playedPast, tempDir, until } from "../helpers/browser.ts";
+import { page as html, pageRecorders, playedPast, tempDir, until } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
 import { type Stage, startStage, type Video, watchErrors } from "../helpers/stage.ts";
 
@@ -66,20 +66,7 @@ requestAnimationFrame(frame);
 `;
 
 /** Records the ad pixels' calls and the page API's events. */
-const RECORDERS = `<script>
-  window.__pixels = [];
-  window.fbq = function () { __pixels.push(["fbq"].concat([].slice.call(arguments))); };
-  window.gtag = function () { __pixels.push(["gtag"].concat([].slice.call(arguments))); };
-  window.ttq = { track: function () { __pixels.push(["ttq"].concat([].slice.call(arguments))); } };
-  window.__page = [];
-  window.Frameline = window.Frameline || { q: [] };
-  Frameline.q.push(function (F) {
-    var p = F.player();
-    ["ready", "play", "pause", "timed_event", "lead", "quiz_answer", "cta_click"].forEach(function (name) {
-      p.on(name, function (data) { __page.push({ name: name, data: data, time: document.querySelector("video").currentTime }); });
-    });
-  });
-</script>`;
+const RECORDERS = pageRecorders(["ready", "play", "pause", "timed_event", "lead", "quiz_answer", "cta_click"]);
 
 const serveSite = (name: string, snippet: string) => stage.serve(`/${name}.html`, html(`${snippet}<div style="height:1600px"></div>`, RECORDERS));
 

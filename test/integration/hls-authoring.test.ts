@@ -15,7 +15,7 @@ import { probe } from "../../server/domains/encoding/probe.ts";
 import { outputPrefix } from "../../server/storage/media-keys.ts";
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { runNextPlaylistRewrite } from "../../server/workers/playlist-rewriter.ts";
-import { BASE, testApp, UNLIMITED, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { AVC_PROFILE, auditHls, type VariantAudit } from "../helpers/hls.ts";
 import { clip } from "../helpers/media.ts";
 
@@ -27,9 +27,7 @@ let server: ReturnType<typeof Bun.serve>;
 let stopEncoder: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  t = await testApp({ config: UNLIMITED, fixturePlayer: true });
-  ws = await t.workspace();
-  server = t.app.listen({ port: 0, hostname: "127.0.0.1" }).server!;
+  ({ t, ws, server } = await appOnAPort());
   stopEncoder = startEncoder(t.deps, { pollMs: 100 });
 }, 60_000);
 
@@ -138,7 +136,7 @@ describe("HLS authoring", () => {
     const [row] = await t.deps.sql`SELECT landscape_media FROM videos WHERE id = ${video.id}`;
     expect(row!.landscape_media.playlists).toBe(2);
     // The API answers the new master, and the republished bundle carries it.
-    expect((await t.call("GET", `/api/v1/videos/${video.id}`, { token: ws.token })).body.video.landscape_hls).toBe(`${BASE}/media/${key}`);
+    expect((await t.call("GET", `/api/v1/videos/${video.id}`, { token: ws.token })).body.video.landscape_hls).toBe(mediaUrl(key));
     const entry = await t.deps.blobs.cdnA.get(`p/${video.code}.js`);
     expect(await new Response(entry!.body).text()).toContain("master-v2.m3u8");
     // Done once: nothing more to claim.
