@@ -15,14 +15,14 @@
  * 10. headline over the poster
  * 11. thumbnail overlay text
  */
-export const RANK_ERROR = 0;
-export const RANK_GATE = 1;
-export const RANK_LEAD = 2;
-export const RANK_QUIZ = 3;
-export const RANK_EXIT = 4;
-export const RANK_END = 5;
-export const RANK_RESUME = 6;
-export const RANK_UNMUTE = 7;
-export const RANK_CTA = 8;
-export const RANK_HEADLINE = 9;
-export const RANK_THUMB = 10;
+export const RANK_ERROR = 1;
+export const RANK_GATE = 2;
+export const RANK_LEAD = 3;
+export const RANK_QUIZ = 4;
+export const RANK_EXIT = 5;
+export const RANK_END = 6;
+export const RANK_RESUME = 7;
+export const RANK_UNMUTE = 8;
+export const RANK_CTA = 9;
+export const RANK_HEADLINE = 10;
+export const RANK_THUMB = 11;
