@@ -4,6 +4,6 @@ import { groupForm } from "./kit.tsx";
 export const turboForm = groupForm("turbo_options", "Turbo start", (f) => (
   <>
     {f.check("enabled", "Start with the smallest picture, fetched before the viewer presses play")}
-    {f.num("preload_segments", "Segments to fetch ahead (0-10; none when Before play is “Load nothing”)", { step: "1" })}
+    {f.num("preload_segments", "Segments fetched ahead while the page is idle (0-10)", { step: "1" })}
   </>
 ));
