@@ -129,7 +129,7 @@ beforeAll(async () => {
 afterAll(() => stage?.stop());
 
 describe("one overlay at a time", () => {
-  test("every overlay feature on: the unmute prompt, a CTA card, the lead form with a question due, exit intent then the end, an error", async () => {
+  test("every overlay feature on: the unmute prompt, a CTA card, the lead form with a question due, exit intent then the end, an error, the resume prompt", async () => {
     const video = await stage.readyVideo("Everything on", clipPath);
     await deploy(video, {
       autoplay_options: { enabled: true, muted: true, unmute_prompt: true, unmute_prompt_text: "Tap for sound" },
@@ -214,7 +214,24 @@ describe("one overlay at a time", () => {
     await until(async () => (await visible(q)).join() === "fl-err", 5_000);
     expect(await twice(q)).toEqual([]);
     await broken.close();
-  }, 180_000);
+
+    // The same, without the autoplay (whose start would drop the resume prompt): a returning viewer gets the prompt
+    // alone, the headline and thumbnail text behind it; resumed past the gate, playback is held at the gate, not at 0.
+    await deploy(video, { autoplay_options: { enabled: false } });
+    const back = await viewer(url, `localStorage.setItem("fl_pos:${video.code}", "5")`);
+    await back.p.waitForSelector(".fl-prompt");
+    expect(await visible(back.p)).toEqual(["fl-prompt"]);
+    await back.p.click(".fl-prompt >> text=Resume");
+    await back.p.waitForSelector(".fl-lead:not(.fl-wait)", { timeout: 15_000 });
+    await Bun.sleep(500);
+    expect(await videoTime(back.p)).toBeGreaterThan(2.8);
+    expect(await videoTime(back.p)).toBeLessThan(3.4);
+    expect(await visible(back.p)).toEqual(["fl-lead"]);
+    expect(await twice(back.p)).toEqual([]);
+    expect((await seen(back.p)).filter((x) => x)[0]).toBe("fl-prompt");
+    expect(back.errors).toEqual([]);
+    await back.context.close();
+  }, 240_000);
 });
 
 describe("features agree on time", () => {
