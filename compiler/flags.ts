@@ -62,6 +62,9 @@ export const FEATURE_FLAGS = {
   // Search: schema.org VideoObject JSON-LD in the page head; a transcript panel under the player.
   seo: { group: "seo_options", switches: ["title", "description", "transcript_enabled"] },
   transcript: { group: "transcript_options" },
+  // Player polish: the fastest start, and pausing while the tab is hidden.
+  turbo: { group: "turbo_options" },
+  smart_pause: { group: "playback_options", switches: ["pause_when_hidden"] },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;

@@ -119,6 +119,8 @@ const Action = obj({
 });
 export const SHARE_NETWORKS = ["facebook", "x", "linkedin", "whatsapp", "telegram", "reddit", "pinterest", "email"] as const;
 export const LEAD_FIELDS = ["email", "first_name", "last_name", "phone"] as const;
+/** When the lead form shows (player/features/lead-form.ts): at time_s, at the viewer's first pause after it, or when they leave after it. */
+export const LEAD_FORM_TRIGGERS = ["time", "pause", "exit"] as const;
 /** A custom event the player sends (as `track(name)`) when playback first reaches time_s. */
 const UserEvent = obj({
   time_s: seconds(),
@@ -190,7 +192,18 @@ const GROUPS = {
     { copied: true },
   ),
   playback_options: group(
-    { controls: true, show_play_button: true, allow_seek: true, allow_speed: true, loop: false, start_time_s: 0, preload: "metadata", hls_engine: "auto" },
+    {
+      controls: true,
+      show_play_button: true,
+      allow_seek: true,
+      allow_speed: true,
+      loop: false,
+      start_time_s: 0,
+      preload: "metadata",
+      hls_engine: "auto",
+      pause_when_hidden: false,
+      resume_when_visible: true,
+    },
     {
       controls: bool(),
       show_play_button: bool(),
@@ -200,6 +213,9 @@ const GROUPS = {
       start_time_s: num(),
       preload: oneOf(["none", "metadata", "auto"]),
       hls_engine: oneOf(["auto", "hlsjs", "native"]),
+      // Smart pause (player/features/smart-pause.ts): pause while the tab is hidden, and go on when it is back.
+      pause_when_hidden: bool(),
+      resume_when_visible: bool(),
     },
     { copied: true },
   ),
@@ -255,9 +271,19 @@ const GROUPS = {
   ),
   engagement_options: group({ enabled: true, heartbeat_s: 5 }, { enabled: bool(), heartbeat_s: int(1, 60) }, { copied: true }),
   lead_form_options: group(
-    { enabled: false, time_s: 0, fields: ["email"], title: "Enter your email to keep watching", button_text: "Continue", skippable: true, skip_text: "Skip" },
+    {
+      enabled: false,
+      trigger: "time",
+      time_s: 0,
+      fields: ["email"],
+      title: "Enter your email to keep watching",
+      button_text: "Continue",
+      skippable: true,
+      skip_text: "Skip",
+    },
     {
       enabled: bool(),
+      trigger: oneOf(LEAD_FORM_TRIGGERS),
       time_s: opt(seconds()),
       fields: opt(
         Type.Array(

@@ -32,6 +32,8 @@ import { resumeAnyDevice } from "./features/resume-any-device.ts";
 import { branding } from "./features/branding.ts";
 import { seo } from "./features/seo.ts";
 import { transcript } from "./features/transcript.ts";
+import { turbo } from "./features/turbo.ts";
+import { smartPause } from "./features/smart-pause.ts";
 import { serveSplitTest } from "./split-test.ts";
 import { locate, resolveConfig, scriptUrl } from "./locate.ts";
 
@@ -63,6 +65,8 @@ if (__FL_FEATURES__.resume_any_device) features.push(resumeAnyDevice);
 if (__FL_FEATURES__.branding) features.push(branding);
 if (__FL_FEATURES__.seo) features.push(seo);
 if (__FL_FEATURES__.transcript) features.push(transcript);
+if (__FL_FEATURES__.turbo) features.push(turbo);
+if (__FL_FEATURES__.smart_pause) features.push(smartPause);
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 

@@ -12,6 +12,8 @@ import { ControlsController } from "./controllers/controls-controller.ts";
 import { AnalyticsController } from "./controllers/analytics-controller.ts";
 import { ResumeController } from "./controllers/resume-controller.ts";
 import { connectPage } from "./page-api.ts";
+import { milestones } from "./milestones.ts";
+import { stage, type Overlay } from "./overlays.ts";
 
 /**
  * One player mounted into one `.frameline-player` element: the facade that
@@ -34,6 +36,8 @@ export class Player implements PlayerApi {
   source: Source;
   startAt = 0;
   seekLimit = Number.POSITIVE_INFINITY;
+  preloadSegments?: number;
+  readonly overlay: Overlay;
   private bus = new Emitter<PlayerEvents>();
   private media: MediaController;
   private teardown: (() => void)[] = [];
@@ -53,6 +57,7 @@ export class Player implements PlayerApi {
     this.source = { code: config.video.code, title: config.video.title, hls: rendition?.hls ?? null, poster: rendition?.poster ?? null };
 
     const root = (this.root = h("div", `fl-root${this.plain ? " fl-plain" : ""}`));
+    this.overlay = stage(root, (text) => this.announce(text));
     this.orientation = orientation;
     this.shape();
     const vars = themeVars(s);
@@ -81,6 +86,8 @@ export class Player implements PlayerApi {
     this.media = new MediaController(this);
     this.chrome = new ControlsController(this, big);
     controllers.push(this.media, this.chrome, new ResumeController(this));
+    // Before the analytics: the end's milestone is heard ahead of `ended`.
+    this.teardown.push(milestones(this));
     if (s.analytics_options?.enabled !== false) controllers.push(new AnalyticsController(this, this.collector));
     this.teardown.push(...controllers.map((c) => () => c.destroy()), connectPage(this));
     // A rotation or resize that changes which cut fits switches rendition, keeping position and play state.

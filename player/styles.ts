@@ -6,14 +6,7 @@ const PAUSE = svg("M6 4h4v16H6zm8 0h4v16h-4z");
 const VOL = svg("M3 9v6h4l5 5V4L7 9zm13 3a4 4 0 0 0-2-3.5v7A4 4 0 0 0 16 12z");
 const MUTED = svg("M3 9v6h4l5 5V4L7 9zm15.6 3 2.4-2.4-1.4-1.4-2.4 2.4-2.4-2.4-1.4 1.4 2.4 2.4-2.4 2.4 1.4 1.4 2.4-2.4 2.4 2.4 1.4-1.4z");
 const FS = svg("M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z");
-const PREV = svg("M6 5h2v14H6zm3 7 10-7v14z");
-const NEXT = svg("M16 5h2v14h-2zm-1 7L5 19V5z");
-const LIST = svg("M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z");
 const PIP = svg("M3 5h18v14H3zm2 2v10h14V7zm6 5h7v4h-7z");
-const GEAR = svg(
-  "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm8.5 5.4 2-1.6-2-3.4-2.4.9a7 7 0 0 0-1.7-1L16 5.8h-4l-.4 2.5a7 7 0 0 0-1.7 1l-2.4-.9-2 3.4 2 1.6a7 7 0 0 0 0 2L5.5 17l2 3.4 2.4-.9a7 7 0 0 0 1.7 1l.4 2.5h4l.4-2.5a7 7 0 0 0 1.7-1l2.4.9 2-3.4-2-1.6a7 7 0 0 0 0-2z",
-);
-const CC = svg("M3 5h18v14H3zm2 2v10h14V7zm2 3h4v1.5H8.5v1h2.5V14H7zm6 0h4v1.5h-2.5v1H17V14h-4z");
 
 /** One stylesheet per page, scoped under `.fl-root`; colours come from custom properties per player. */
 export const CSS = `
@@ -34,11 +27,11 @@ export const CSS = `
 .fl-mark{position:absolute;top:0;bottom:0;width:3px;margin-left:-1px;background:var(--fl-text);opacity:.8}
 .fl-btn{border:0;background:none;color:var(--fl-icon);font:inherit;cursor:pointer;min-width:28px;height:28px;padding:0 6px;border-radius:4px}
 .fl-btn:hover{background:#fff2}
-.fl-play,.fl-mute,.fl-fs,.fl-cc,.fl-prev,.fl-nextb,.fl-pl,.fl-pip,.fl-gear{background:var(--fl-icon);-webkit-mask:${PLAY} center/20px no-repeat;mask:${PLAY} center/20px no-repeat}
+.fl-play,.fl-mute,.fl-fs,.fl-pip{background:var(--fl-icon);-webkit-mask:${PLAY} center/20px no-repeat;mask:${PLAY} center/20px no-repeat}
 .fl-play.fl-on{-webkit-mask-image:${PAUSE};mask-image:${PAUSE}}
 .fl-mute{-webkit-mask-image:${VOL};mask-image:${VOL}}.fl-mute.fl-on{-webkit-mask-image:${MUTED};mask-image:${MUTED}}
 .fl-fs{-webkit-mask-image:${FS};mask-image:${FS}}
-.fl-pip{-webkit-mask-image:${PIP};mask-image:${PIP}}.fl-gear{-webkit-mask-image:${GEAR};mask-image:${GEAR}}
+.fl-pip{-webkit-mask-image:${PIP};mask-image:${PIP}}
 .fl-root:focus-within .fl-controls{opacity:1}
 .fl-root :focus-visible,.fl-root:focus-visible{outline:2px solid var(--fl-ring);outline-offset:1px}
 .fl-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
@@ -50,24 +43,13 @@ export const CSS = `
 .fl-err{position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;background:#000d;color:#fff;text-align:center;padding:16px;z-index:4}
 .fl-err .fl-btn{background:#fff;color:#000;padding:0 16px;height:36px}
 @media (pointer:coarse){.fl-btn,.fl-menu button{min-width:44px;min-height:44px}.fl-track::before{top:-20px;bottom:-20px}}
-.fl-prev{-webkit-mask-image:${PREV};mask-image:${PREV}}.fl-nextb{-webkit-mask-image:${NEXT};mask-image:${NEXT}}.fl-pl{-webkit-mask-image:${LIST};mask-image:${LIST}}
-.fl-cc{-webkit-mask-image:${CC};mask-image:${CC};opacity:.6}.fl-cc.fl-on{opacity:1}
 .fl-time,.fl-chapter{font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .fl-grow{flex:1}
-.fl-prompt,.fl-unmute,.fl-next{position:absolute;left:50%;transform:translateX(-50%);top:12px;background:#000b;color:#fff;padding:10px 14px;border-radius:8px;text-align:center}
+.fl-prompt,.fl-next{position:absolute;left:50%;transform:translateX(-50%);top:12px;background:#000b;color:#fff;padding:10px 14px;border-radius:8px;text-align:center}
 .fl-prompt p,.fl-next p{margin:0 0 8px}
 .fl-prompt .fl-btn,.fl-next .fl-btn{background:var(--fl-main);color:var(--fl-on-main);margin:0 4px}
 .fl-prompt .fl-ghost{background:#fff3}
-.fl-unmute{border:0;background:var(--fl-main);color:var(--fl-on-main);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}
-.fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}
-.fl-cta p{margin:0 0 8px}
-.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}
-.fl-list{background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);margin:8px auto 0;padding:0;list-style:none;max-height:320px;overflow:auto;border-radius:var(--fl-radius)}
-.fl-layer .fl-list{position:absolute;right:8px;top:8px;bottom:56px;width:min(320px,80%);margin:0;max-height:none;opacity:.95}
-.fl-list li{display:flex;gap:8px;align-items:center;padding:6px 8px;cursor:pointer}
-.fl-list li:hover,.fl-list li.fl-on{background:#fff2}
-.fl-list img{width:64px;height:36px;object-fit:cover;border-radius:3px}
-.fl-list small{opacity:.7;display:block}
+.fl-wait{display:none!important}
 `;
 
 /** Relative luminance (WCAG) of #rgb / #rrggbb(aa); NaN for anything else (named colours, rgb()). */

@@ -6,6 +6,8 @@
 import type { PlayerError } from "./errors.ts";
 import type { PlayerSettings, PlayerConfig } from "../contract/player-config.ts";
 import type { PlayerEventType } from "../contract/events.ts";
+import type { OverlayOptions } from "./overlays.ts";
+import type Hls from "hls.js/light";
 
 export type {
   Orientation,
@@ -48,6 +50,10 @@ export interface PlayerEvents {
   intent: { auto: boolean };
   /** The first frame after a play intent is on screen. */
   started: { ms: number };
+  /** Playback crossed 25, 50 or 75 % of the source, or reached its end (100); a seek crosses nothing (milestones.ts). */
+  milestone: { percent: number };
+  /** The media controller made an hls.js instance for the source, not yet loading: features may tune its config (turbo). */
+  hls: Hls;
   /** Something failed, in hls.js's shape (player/errors.ts); `fatal` means playback of this source stopped. */
   error: PlayerError;
   /** Analytics event to send (type + extra fields). */
@@ -123,8 +129,21 @@ export interface PlayerApi {
   seek(seconds: number): void;
   /** Furthest point a seek or playback may reach (a watch gate sets it); Infinity when free. Controls honour it. */
   seekLimit: number;
-  /** Says `text` through the player's live region (screen readers): overlays that appear call it. */
+  /** Says `text` through the player's live region (screen readers). */
   announce(text: string): void;
+  /**
+   * Puts `el` (in the layer, or the root) on the stage over the video at `rank`
+   * (overlay-ranks.ts: lower wins): shown while it ranks highest, else hidden until
+   * those above it are released; `say` is announced and a `modal` one takes focus when
+   * shown. Returns its release: call it before removing the element.
+   */
+  overlay(el: HTMLElement, rank: number, options?: OverlayOptions): () => void;
+  /**
+   * Segments to fetch before play intent when playback_options.preload allows (not
+   * "none"): the stream is attached when the page is idle and stops there (turbo). Unset:
+   * the preload setting alone decides.
+   */
+  preloadSegments?: number;
   /**
    * Adds a button to the control row (before `before`, else before the mute
    * button) that opens a keyboard-operable menu of `items()` (read at each

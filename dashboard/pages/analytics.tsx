@@ -6,7 +6,18 @@ import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } 
 import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
-import type { AnalyticsSummary, ConversionsByName, EventsPage, ExportCreated, ExportRead, Page, Retention, SlimVideo, VideoRead } from "../../contract/api.ts";
+import type {
+  AnalyticsSummary,
+  ConversionsByName,
+  EventsPage,
+  ExportCreated,
+  ExportRead,
+  Page,
+  Retention,
+  SellerOverview as OverviewReply,
+  SlimVideo,
+  VideoRead,
+} from "../../contract/api.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const daysAgo = (n: number) => day(new Date(Date.now() - n * 86_400_000));
@@ -62,7 +73,7 @@ export function Analytics({ id }: { id: number }) {
       call<Retention>("GET", `/videos/${id}/analytics/retention${qs({ from: range.from, to: range.to, buckets: 50 })}`, { signal }).then((r) => r.buckets),
     deps,
   );
-  const plays = useAsync((signal) => playsPerDay(id, range.from, range.to, signal), deps);
+  const plays = useAsync((signal) => playsOverTime(id, range.from, range.to, signal), deps);
   const conversions = useAsync(
     (signal) => call<ConversionsByName>("GET", `/videos/${id}/analytics/conversions${q}`, { signal }).then((r) => r.conversions),
     deps,
@@ -116,16 +127,17 @@ export function Analytics({ id }: { id: number }) {
           {plays.data && (
             <>
               <Chart
-                title="Plays per day (UTC)"
+                title={plays.data.step === 1 ? "True plays per day (UTC)" : `True plays per ${plays.data.step} days (UTC)`}
                 xTime
                 xLabel="Day"
                 yLabel="Plays"
                 data={[plays.data.days.map((d) => Date.parse(d.day) / 1000), plays.data.days.map((d) => d.plays)]}
                 series={[{ label: "Plays", color: "#047857", bars: true }]}
-                summary={`${plays.data.total} plays in ${plays.data.days.length} days.`}
+                summary={`${plays.data.total} true plays from ${range.from} to ${range.to}.`}
               />
               <p class="muted" data-plays-total={plays.data.total}>
-                {plays.data.total} play{plays.data.total === 1 ? "" : "s"} in this range{plays.data.truncated ? " (first 5,000 counted)" : ""}.
+                {plays.data.total} true play{plays.data.total === 1 ? "" : "s"} in this range (a click on play, or an unmute of an autoplay), as the overview
+                counts them.
               </p>
             </>
           )}
@@ -187,28 +199,31 @@ function Cards({ s }: { s: Summary }) {
   );
 }
 
-/** Plays per day from the raw play events (at most 10 pages of 500), grouped client-side. */
-async function playsPerDay(id: number, from: string, to: string, signal: AbortSignal) {
-  const counts = new Map<string, number>();
-  let total = 0;
-  let truncated = false;
-  for (let page = 1; page <= 10; page++) {
-    const r = await call<EventsPage>("GET", `/videos/${id}/analytics/events${qs({ event_type: "play", from, to, page, per_page: 500 })}`, { signal });
-    for (const e of r.events.data) {
-      const d = e.created_at.slice(0, 10);
-      counts.set(d, (counts.get(d) ?? 0) + 1);
-      total++;
-    }
-    if (page * 500 >= r.events.total) break;
-    if (page === 10) truncated = true;
-  }
-  const days: { day: string; plays: number }[] = [];
+const DAY_MS = 86_400_000;
+/** Bars the chart draws at most: a longer range is cut into windows of several days. */
+const MAX_BARS = 62;
+
+/**
+ * True plays over time, counted as the cards and the API count them (README "What the
+ * numbers mean": a click on play or an unmute of an autoplay, per session, on the day it
+ * started): one seller overview read per day, or per window of days beyond MAX_BARS. The
+ * windows cut the range without overlap, so their plays add up to the range's.
+ */
+async function playsOverTime(id: number, from: string, to: string, signal: AbortSignal) {
+  const start = Date.parse(from);
   const end = Date.parse(to);
-  for (let t = Date.parse(from); t <= end && days.length < 3700; t += 86_400_000) {
-    const d = day(new Date(t));
-    days.push({ day: d, plays: counts.get(d) ?? 0 });
-  }
-  return { days, total, truncated };
+  const step = Math.max(1, Math.ceil((Math.round((end - start) / DAY_MS) + 1) / MAX_BARS));
+  const windows: { from: string; to: string }[] = [];
+  for (let t = start; t <= end; t += step * DAY_MS) windows.push({ from: day(new Date(t)), to: day(new Date(Math.min(end, t + (step - 1) * DAY_MS))) });
+  const plays: number[] = [];
+  // A few reads at a time.
+  for (let i = 0; i < windows.length; i += 4)
+    plays.push(
+      ...(await Promise.all(
+        windows.slice(i, i + 4).map((w) => call<OverviewReply>("GET", `/videos/${id}/analytics/overview${qs(w)}`, { signal }).then((r) => r.overview.plays)),
+      )),
+    );
+  return { step, days: windows.map((w, i) => ({ day: w.from, plays: plays[i] ?? 0 })), total: plays.reduce((a, b) => a + b, 0) };
 }
 
 const EVENT_TYPES = ["", "load", "autoplay", "unmute", "play", "pause", "seek", "ended", "milestone", "watched", "cta_click", "conversion", "error"];

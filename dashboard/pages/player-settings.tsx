@@ -42,10 +42,12 @@ import { captionsForm } from "./player-forms/captions.tsx";
 import { brandingForm } from "./player-forms/branding.tsx";
 import { seoForm } from "./player-forms/seo.tsx";
 import { transcriptForm } from "./player-forms/transcript.tsx";
+import { turboForm } from "./player-forms/turbo.tsx";
 
 /** Option groups with a form in its own file (player-forms/), one line each. */
 const GROUP_FORMS: GroupForm[] = [
   playbackForm,
+  turboForm,
   speedForm,
   captionsForm,
   transcriptForm,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Collector } from "../collector.ts";
 import { type FakePlayer, fakePlayer, useDom } from "../../test/helpers/player-dom.ts";
+import { milestones } from "../milestones.ts";
 import { AnalyticsController } from "./analytics-controller.ts";
 
 useDom();
@@ -32,6 +33,8 @@ function fakeCollector() {
 function setup(duration = 100) {
   const p = fakePlayer();
   const { collector, sent } = fakeCollector();
+  // As the Player wires them: the milestones first, so the end's comes before `ended`.
+  milestones(p);
   const analytics = new AnalyticsController(p, collector as unknown as Collector);
   p.media({ duration });
   const types = () => sent.map((e) => e.type);

@@ -4,7 +4,6 @@ import type { Collector } from "../collector.ts";
 import { listen } from "../dom.ts";
 import { pageContext } from "../page-context.ts";
 
-const MILESTONES = [25, 50, 75];
 const round = (s: number) => Math.round(s * 10) / 10;
 
 /**
@@ -25,7 +24,6 @@ export class AnalyticsController {
   private rangeFrom = -1;
   /** Last position seen while not seeking (seek `from`, range end). */
   private last = 0;
-  private reached = new Set<number>();
   /** The next start comes from an autoplay intent (no gesture since). */
   private autoStart = false;
   /** This source is playing a muted autoplay the viewer has not unmuted yet. */
@@ -52,7 +50,6 @@ export class AnalyticsController {
       player.on("source", (s) => {
         this.closeRange(false);
         collector.switchVideo(s.code);
-        this.reached.clear();
         this.last = 0;
         this.autoStart = this.autoplaying = false;
       }),
@@ -87,27 +84,14 @@ export class AnalyticsController {
       listen(video, "seeked", () => {
         if (!video.paused) this.rangeFrom = video.currentTime;
       }),
-      listen(video, "timeupdate", () => {
-        if (video.seeking) return;
-        const now = video.currentTime;
-        const d = video.duration;
-        if (d > 0 && Number.isFinite(d) && now > this.last) {
-          for (const m of MILESTONES) {
-            const at = (d * m) / 100;
-            if (!this.reached.has(m) && this.last < at && now >= at) {
-              this.reached.add(m);
-              push("milestone", { percent: m });
-            }
-          }
-        }
-        this.last = now;
+      listen(video, "timeupdate", () => !video.seeking && (this.last = video.currentTime)),
+      // The end's milestone comes before `ended` (milestones.ts listens first): the range closes before both.
+      player.on("milestone", ({ percent }) => {
+        if (percent === 100) this.closeRange(false);
+        push("milestone", { percent });
       }),
       listen(video, "ended", () => {
         this.closeRange(false);
-        if (!this.reached.has(100)) {
-          this.reached.add(100);
-          push("milestone", { percent: 100 });
-        }
         push("ended");
       }),
     );

@@ -171,6 +171,37 @@ describe("media controller", () => {
     expect(p.video.hasAttribute("src")).toBe(false);
   });
 
+  test("a feature asking for segments ahead (turbo) attaches the stream when idle under the default preload; preload none still wins", async () => {
+    const ahead = fakePlayer({});
+    const media = new MediaController(ahead);
+    ahead.preloadSegments = 1;
+    ahead.emit("source", ahead.source);
+    const none = fakePlayer({ playback_options: { preload: "none" } });
+    new MediaController(none);
+    none.preloadSegments = 1;
+    none.emit("source", none.source);
+    await idle();
+    expect([ahead.video.getAttribute("src"), ahead.video.paused, media.active]).toEqual([STREAM, true, false]);
+    expect(none.video.hasAttribute("src")).toBe(false);
+  });
+
+  test("startup ends at the first frame presented after the intent, or, for a frame decoded ahead (under the poster), as playback begins", () => {
+    const frames: (() => void)[] = [];
+    const cold = setup();
+    Object.assign(cold.p.video, { requestVideoFrameCallback: (cb: () => void) => frames.push(cb) });
+    cold.p.play();
+    expect(cold.p.events("started")).toEqual([]);
+    frames[0]!();
+    expect(cold.p.events("started").length).toBe(1);
+    frames.length = 0;
+    const ahead = setup();
+    Object.assign(ahead.p.video, { requestVideoFrameCallback: (cb: () => void) => frames.push(cb) });
+    ahead.p.media({ readyState: 4 });
+    ahead.p.play();
+    expect(ahead.p.events("started").length).toBe(1);
+    expect(frames).toEqual([]);
+  });
+
   test("a rendition switch (resume) reattaches without a new intent or startup", () => {
     const { p, media } = setup();
     p.play();

@@ -60,6 +60,8 @@ export class MediaController {
   /** ready: the stream is attached ahead of intent (playback_options.preload "auto"). */
   private state: "idle" | "ready" | "loading" | "started" = "idle";
   private intentAt = 0;
+  /** A frame was decoded when the intent came (preload "auto", turbo): the poster gives way to it as playback begins. */
+  private framed = false;
   private stallAt = 0;
   private recovered = false;
   /** A fatal error stopped this source: no more warming until Retry or another source. */
@@ -117,26 +119,28 @@ export class MediaController {
    * The poster; then, by playback_options.preload: "none" fetches nothing
    * before intent (a pointer over the player still fetches hls.js), "metadata"
    * (the default) fetches hls.js when the page is idle, "auto" attaches the
-   * stream when the page is idle. The stream's origin is preconnected.
+   * stream when the page is idle, as "metadata" does when a feature asks for
+   * segments ahead (`preloadSegments`, turbo). The stream's origin is preconnected.
    */
   attach(source: Source): void {
     this.detach();
-    const video = this.player.video;
+    const { video, settings } = this.player;
     if (source.poster) video.poster = source.poster;
     else video.removeAttribute("poster");
     const url = source.hls;
     if (!url) return;
-    const preload = this.player.settings.playback_options?.preload;
+    const preload = settings.playback_options?.preload;
     const hlsjs = this.hlsNeeded();
     preconnect(url, hlsjs);
     const generation = this.generation;
-    if (preload === "auto")
+    if (preload !== "none")
       onIdle(() => {
-        if (generation !== this.generation || this.state !== "idle") return;
-        this.state = "ready";
-        this.open(url, false);
+        if (generation !== this.generation) return;
+        if (this.state === "idle" && (preload === "auto" || this.player.preloadSegments)) {
+          this.state = "ready";
+          this.open(url, false);
+        } else if (hlsjs) loadHls().catch(() => {});
       });
-    else if (hlsjs && preload !== "none") onIdle(() => loadHls().catch(() => {}));
   }
 
   /** Reattaches the current source where playback was (a rendition switch): no new intent, no new startup. */
@@ -182,6 +186,7 @@ export class MediaController {
     const prepared = this.state === "ready";
     this.state = "loading";
     this.intentAt = performance.now();
+    this.framed = player.video.readyState >= 2;
     player.emit("intent", { auto });
     if (prepared) {
       if (this.hls && !this.hls.media) this.begin(this.hls);
@@ -234,6 +239,7 @@ export class MediaController {
           return;
         }
         const hls = (this.hls = new Hls({ startPosition: startAt > 0 ? startAt : -1, capLevelToPlayerSize: true, autoStartLoad: !warm }));
+        player.emit("hls", hls);
         hls.on(Hls.Events.ERROR, (_e, data) => this.onHlsError(Hls, data));
         hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => player.emit("levels", { heights: data.levels.map((l) => l.height) }));
         hls.loadSource(url);
@@ -295,7 +301,8 @@ export class MediaController {
       this.state = "started";
       this.player.emit("started", { ms: Math.round(performance.now() - this.intentAt) });
     };
-    if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(done);
+    // A frame decoded ahead was presented under the poster: no new one marks the start, the poster leaving does.
+    if (!this.framed && "requestVideoFrameCallback" in video) video.requestVideoFrameCallback(done);
     else done();
   }
 

@@ -1,6 +1,7 @@
 import type { PlayerApi, Source } from "../types.ts";
 import { h, listen } from "../dom.ts";
 import { read, write } from "../../browser/storage.ts";
+import { RANK_RESUME } from "../overlay-ranks.ts";
 
 const SAVE_EVERY_S = 2;
 /** Within the last 5 s (5 % of a short video) counts as finished: a returning viewer starts over. */
@@ -15,6 +16,7 @@ export class ResumeController {
   private off: (() => void)[] = [];
   private savedAt = 0;
   private prompt: HTMLElement | null = null;
+  private release = () => {};
 
   constructor(private player: PlayerApi) {
     this.registerListeners();
@@ -59,7 +61,8 @@ export class ResumeController {
     player.startAt = saved;
     if (player.plain) return;
     const box = (this.prompt = h("div", "fl-prompt", player.layer));
-    h("p", "", box, opts.prompt_text || "Continue where you left off?");
+    const text = opts.prompt_text || "Continue where you left off?";
+    h("p", "", box, text);
     const yes = h("button", "fl-btn", box, "Resume");
     const no = h("button", "fl-btn fl-ghost", box, "Start over");
     yes.type = no.type = "button";
@@ -68,9 +71,11 @@ export class ResumeController {
       player.startAt = start;
       player.play();
     };
+    this.release = player.overlay(box, RANK_RESUME, { say: text });
   }
 
   private hidePrompt(): void {
+    this.release();
     this.prompt?.remove();
     this.prompt = null;
   }

@@ -1,5 +1,6 @@
 import type { Feature } from "../types.ts";
 import type { PlayableTrack } from "./lib/vtt.ts";
+import { icon, style } from "./lib/style.ts";
 
 /**
  * captions_options.tracks [{src, srclang, label, default}] as `<track>`
@@ -14,6 +15,15 @@ export const captions: Feature = {
     const tracks = (opts?.tracks || []).filter((t): t is PlayableTrack => !!t?.src);
     const nameOf = (t: PlayableTrack) => t.label || t.srclang || "";
     if (opts?.enabled === false || !tracks.length) return;
+    style(
+      "fl-css-cc",
+      icon("fl-cc", "M3 5h18v14H3zm2 2v10h14V7zm2 3h4v1.5H8.5v1h2.5V14H7zm6 0h4v1.5h-2.5v1H17V14h-4z") +
+        ".fl-cc{opacity:.6}.fl-cc.fl-on{opacity:1}" +
+        icon(
+          "fl-gear",
+          "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm8.5 5.4 2-1.6-2-3.4-2.4.9a7 7 0 0 0-1.7-1L16 5.8h-4l-.4 2.5a7 7 0 0 0-1.7 1l-2.4-.9-2 3.4 2 1.6a7 7 0 0 0 0 2L5.5 17l2 3.4 2.4-.9a7 7 0 0 0 1.7 1l.4 2.5h4l.4-2.5a7 7 0 0 0 1.7-1l2.4.9 2-3.4-2-1.6a7 7 0 0 0 0-2z",
+        ),
+    );
     const video = player.video;
     // Caption files usually live on another origin than the page.
     video.crossOrigin = "anonymous";

@@ -7,7 +7,8 @@ import { on, style } from "./lib/style.ts";
  * which the controls honour too) and a seek ahead of what was watched is
  * undone, whatever asked for it (native controls, media keys); seeks asked
  * through `seek()` (the page API, a replay) and seeks back are let through.
- * Play/pause and volume stay.
+ * Play/pause and volume stay. A resumed play (continue watching, resume on any
+ * device) starts where the viewer stopped: that much counts as watched.
  */
 export const cloak: Feature = {
   name: "cloak",
@@ -24,7 +25,8 @@ export const cloak: Feature = {
         started = false;
         watched = 0;
       }),
-      // Before the first frame a seek is the player's own (resume, start_time_s).
+      // A play starts at startAt (resume, start_time_s, a page's seek): the player's own seek there is no skip.
+      player.on("intent", () => (watched = Math.max(watched, player.startAt))),
       on(video, "playing", () => (started = true)),
       on(video, "timeupdate", () => {
         if (!video.seeking && video.currentTime > watched && video.currentTime - watched < 2) watched = video.currentTime;

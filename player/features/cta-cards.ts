@@ -1,9 +1,12 @@
 import type { Feature } from "../types.ts";
+import { RANK_CTA } from "../overlay-ranks.ts";
+import { el, link, style } from "./lib/style.ts";
 
 /**
  * cta_cards_options.cards [{time_s, duration_s, text, button_text, url}]: a card
  * shows from time_s for duration_s seconds (to the end when absent or 0); a
- * click on its button is sent as cta_click {card_index, url}.
+ * click on its button is sent as cta_click {card_index, url}. Each card is an
+ * overlay (overlay-ranks.ts): it waits while one above it has the stage.
  */
 export const ctaCards: Feature = {
   name: "cta_cards",
@@ -11,31 +14,21 @@ export const ctaCards: Feature = {
     const opts = player.settings.cta_cards_options;
     const cards = opts?.cards || [];
     if (opts?.enabled === false || !cards.length) return;
+    style(
+      "fl-css-cta",
+      ".fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}" +
+        ".fl-cta p{margin:0 0 8px}.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}",
+    );
     const video = player.video;
-    const shown = new Map<number, HTMLElement>();
-    const render = (i: number) => {
+    const shown = new Map<number, [HTMLElement, () => void]>();
+    const render = (i: number): [HTMLElement, () => void] => {
       const card = cards[i];
-      const el = document.createElement("div");
-      el.className = "fl-cta";
-      el.setAttribute("data-card", String(i));
-      if (card.text) {
-        const p = document.createElement("p");
-        p.textContent = card.text;
-        el.appendChild(p);
-      }
+      const box = el("div", "fl-cta", player.layer);
+      box.setAttribute("data-card", String(i));
+      if (card.text) el("p", "", box, card.text);
       // Only web links: a card must never become a javascript: URL on the customer's page.
-      if (card.url && /^https?:\/\//i.test(card.url)) {
-        const a = document.createElement("a");
-        a.href = card.url;
-        a.target = "_blank";
-        a.rel = "noopener";
-        a.textContent = card.button_text || "Learn more";
-        a.onclick = () => player.collect("cta_click", { card_index: i, url: card.url });
-        el.appendChild(a);
-      }
-      player.layer.appendChild(el);
-      player.announce([card.text, card.button_text].filter(Boolean).join(". "));
-      return el;
+      link(box, "", card.url, card.button_text || "Learn more", () => player.collect("cta_click", { card_index: i, url: card.url }));
+      return [box, player.overlay(box, RANK_CTA, { say: [card.text, card.button_text].filter(Boolean).join(". ") })];
     };
     const update = () => {
       const t = video.currentTime;
@@ -43,10 +36,11 @@ export const ctaCards: Feature = {
       // A card without a time (the registry lets one through) never shows.
       cards.forEach(({ time_s = Infinity, duration_s }, i) => {
         const on = own && t >= time_s && (!duration_s || t < time_s + duration_s);
-        const el = shown.get(i);
-        if (on && !el) shown.set(i, render(i));
-        else if (!on && el) {
-          el.remove();
+        const card = shown.get(i);
+        if (on && !card) shown.set(i, render(i));
+        else if (!on && card) {
+          card[1]();
+          card[0].remove();
           shown.delete(i);
         }
       });
@@ -56,7 +50,7 @@ export const ctaCards: Feature = {
     return () => {
       off();
       video.removeEventListener("timeupdate", update);
-      shown.forEach((el) => el.remove());
+      shown.forEach(([box, release]) => (release(), box.remove()));
     };
   },
 };

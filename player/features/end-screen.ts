@@ -1,4 +1,5 @@
 import type { Feature } from "../types.ts";
+import { RANK_END } from "../overlay-ranks.ts";
 import { el, link, on, own, style } from "./lib/style.ts";
 
 /**
@@ -6,7 +7,8 @@ import { el, link, on, own, style } from "./lib/style.ts";
  * video: `poster` brings the poster back with a replay button, `replay` puts a
  * replay button over the last frame, `text` shows the text with a button to
  * button_url (a click is a `cta_click`) and a replay link; `last_frame` leaves
- * the last frame.
+ * the last frame. An overlay (overlay-ranks.ts): it waits while one above it (an
+ * open exit intent, a form) has the stage, and shows when that one goes.
  */
 export const endScreen: Feature = {
   name: "end_screen",
@@ -21,7 +23,9 @@ export const endScreen: Feature = {
         ".fl-end .fl-replay{background:#fff3}",
     );
     let screen: HTMLElement | null = null;
+    let release = () => {};
     const hide = () => {
+      release();
       screen?.remove();
       screen = null;
     };
@@ -41,6 +45,7 @@ export const endScreen: Feature = {
         player.seek(0);
         player.play();
       };
+      release = player.overlay(s, RANK_END, { say: mode === "text" ? o?.text || undefined : undefined });
     };
     const offs = [on(player.video, "ended", show), on(player.video, "play", hide), player.on("source", hide)];
     return () => {

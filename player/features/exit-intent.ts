@@ -1,12 +1,14 @@
 import { read, write } from "../../browser/storage.ts";
 import type { Feature } from "../types.ts";
+import { RANK_EXIT } from "../overlay-ranks.ts";
 import { el, link, on, style } from "./lib/style.ts";
 
 /**
  * exit_intent_options {message, button_text, button_url}: when the pointer
  * leaves the page through its top edge while the video plays, a message shows
  * over the player (with a button, whose click is a `cta_click`), once per
- * session.
+ * session: an alert dialog that takes focus and outranks the end screen
+ * (overlay-ranks.ts), which waits until it is closed.
  */
 export const exitIntent: Feature = {
   name: "exit_intent",
@@ -22,6 +24,7 @@ export const exitIntent: Feature = {
         ".fl-exit button{border:0;background:#fff3;color:inherit;padding:8px 12px;border-radius:4px;cursor:pointer}",
     );
     let box: HTMLElement | null = null;
+    let release = () => {};
     const off = on(document, "mouseout", (e) => {
       const m = e as MouseEvent;
       if (box || m.relatedTarget || m.clientY > 0 || video.paused || read("sessionStorage", key)) return;
@@ -32,10 +35,12 @@ export const exitIntent: Feature = {
       link(b, "", o.button_url, o.button_text || "Learn more", () => player.collect("cta_click", { source: "exit_intent", url: o.button_url }));
       const close = el("button", "", b, "Close");
       close.type = "button";
-      close.onclick = () => b.remove();
+      close.onclick = () => (release(), b.remove());
+      release = player.overlay(b, RANK_EXIT, { say: o.message || undefined, modal: true });
     });
     return () => {
       off();
+      release();
       box?.remove();
     };
   },

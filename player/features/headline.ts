@@ -1,7 +1,12 @@
 import type { Feature } from "../types.ts";
+import { RANK_HEADLINE } from "../overlay-ranks.ts";
 import { el, style } from "./lib/style.ts";
 
-/** headline_options {text, color, background_color, font_size_px}: a headline over the poster, until the viewer plays. */
+/**
+ * headline_options {text, color, background_color, font_size_px}: a headline over the
+ * poster, until the viewer plays; an overlay (overlay-ranks.ts) that waits while one
+ * above it (the resume prompt) has the stage.
+ */
 export const headline: Feature = {
   name: "headline",
   setup(player) {
@@ -15,10 +20,12 @@ export const headline: Feature = {
     box.style.color = o.color || "#fff";
     box.style.background = o.background_color || "transparent";
     box.style.fontSize = `${o.font_size_px ?? 28}px`;
-    const off = player.on("intent", () => box.remove());
+    const release = player.overlay(box, RANK_HEADLINE);
+    const hide = () => (release(), box.remove());
+    const off = player.on("intent", hide);
     return () => {
       off();
-      box.remove();
+      hide();
     };
   },
 };

@@ -8,12 +8,12 @@ interface PixelPage {
   ttq?: { track?: Pixel; instance?: (id: string) => { track?: Pixel } };
 }
 
-const MILESTONES = [25, 50, 75];
-
 /**
  * pixels_options: the player's events forwarded to the ad pixels the page
  * already has (`fbq`, `gtag`, `ttq`, looked up at each event; none is loaded
- * here). With a pixel id set, the event goes to that pixel only.
+ * here). With a pixel id set, the event goes to that pixel only. Progress is the
+ * player's own milestones (player/milestones.ts), as its analytics count them: crossed
+ * in watched time, so a seek past 75 % is not "watched 75 %".
  *
  * | player       | fbq                                  | gtag                            | ttq                      |
  * |--------------|--------------------------------------|---------------------------------|--------------------------|
@@ -44,37 +44,20 @@ export const pixels: Feature = {
         /* a pixel's own failure never breaks the player */
       }
     };
-    const reached = new Set<number>();
-    let last = 0;
     let played = false;
     const offs = [
-      player.on("source", () => {
-        reached.clear();
-        last = 0;
-        played = false;
-      }),
+      player.on("source", () => (played = false)),
       on(video, "play", () => {
         if (played || !own(player)) return;
         played = true;
         fire([false, "VideoPlay"], "video_start", "VideoPlay");
       }),
-      // Milestones crossed by playback, as the analytics count them (a seek past 50 % is not "watched 50 %").
-      on(video, "timeupdate", () => {
-        const now = video.currentTime;
-        const d = video.duration;
-        if (!video.seeking && own(player) && d > 0 && Number.isFinite(d) && now > last && now - last < 2)
-          for (const p of MILESTONES)
-            if (!reached.has(p) && now >= (d * p) / 100) {
-              reached.add(p);
-              fire([false, "VideoProgress"], "video_progress", "VideoProgress", { percent: p, video_percent: p });
-            }
-        last = now;
-      }),
-      on(video, "ended", () => {
-        if (reached.has(100) || !own(player)) return;
-        reached.add(100);
-        fire([false, "VideoProgress"], "video_complete", "VideoProgress", { percent: 100, video_percent: 100 });
-      }),
+      player.on(
+        "milestone",
+        ({ percent }) =>
+          own(player) &&
+          fire([false, "VideoProgress"], percent < 100 ? "video_progress" : "video_complete", "VideoProgress", { percent, video_percent: percent }),
+      ),
       player.on(
         "collect",
         ({ type, fields }) => type === "cta_click" && fire([false, "VideoCTAClick"], "video_cta_click", "ClickButton", { url: fields?.url }),

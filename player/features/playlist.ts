@@ -1,4 +1,6 @@
 import type { Feature, PlaylistItem, Source } from "../types.ts";
+import { RANK_END } from "../overlay-ranks.ts";
+import { icon, style } from "./lib/style.ts";
 
 const toSource = (i: PlaylistItem): Source => ({ code: i.video_code, title: i.title || "", hls: i.hls, poster: i.poster ?? i.thumb_url ?? null });
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
@@ -10,7 +12,8 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60))
  * opens the list over it; lesson_navigation chooses the list ("sidebar"),
  * prev/next buttons ("next-button"), both or none. At an item's end:
  * lesson_completed, then after auto_advance_delay_ms the next item (or the
- * first again with loop), else playlist_ended.
+ * first again with loop), else playlist_ended. "Up next" is an overlay of the end
+ * screen's rank (overlay-ranks.ts).
  */
 export const playlist: Feature = {
   name: "playlist",
@@ -18,6 +21,16 @@ export const playlist: Feature = {
     const pl = player.config.playlist;
     const items = (pl?.items || []).filter((i) => i?.hls);
     if (!pl || !items.length) return;
+    style(
+      "fl-css-playlist",
+      ".fl-list{background:var(--fl-bg);color:var(--fl-text);font:14px/1.3 var(--fl-font);margin:8px auto 0;padding:0;list-style:none;max-height:320px;overflow:auto;border-radius:var(--fl-radius)}" +
+        ".fl-layer .fl-list{position:absolute;right:8px;top:8px;bottom:56px;width:min(320px,80%);margin:0;max-height:none;opacity:.95}" +
+        ".fl-list li{display:flex;gap:8px;align-items:center;padding:6px 8px;cursor:pointer}.fl-list li:hover,.fl-list li.fl-on{background:#fff2}" +
+        ".fl-list img{width:64px;height:36px;object-fit:cover;border-radius:3px}.fl-list small{opacity:.7;display:block}" +
+        icon("fl-prev", "M6 5h2v14H6zm3 7 10-7v14z") +
+        icon("fl-nextb", "M16 5h2v14h-2zm-1 7L5 19V5z") +
+        icon("fl-pl", "M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z"),
+    );
     const video = player.video;
     const nav = pl.lesson_navigation || "sidebar";
     const showList = nav === "sidebar" || nav === "both";
@@ -30,10 +43,12 @@ export const playlist: Feature = {
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
     let upNext: HTMLElement | null = null;
+    let release = () => {};
     let list: HTMLElement | null = null;
 
     const cancel = () => {
       clearTimeout(timer);
+      release();
       upNext?.remove();
       upNext = null;
     };
@@ -118,6 +133,7 @@ export const playlist: Feature = {
         btn("Cancel", "fl-ghost", cancel),
       );
       player.layer.appendChild(upNext);
+      release = player.overlay(upNext, RANK_END, { say: p.textContent });
       timer = setTimeout(() => go(index + 1, true), delay);
     };
     // Playing again (replay, a list click) cancels a pending advance.

@@ -1,12 +1,12 @@
 import type { Feature, QuizQuestionOption } from "../types.ts";
-import { holdWhile } from "./lib/lead-capture.ts";
-import { el, onReach, style } from "./lib/style.ts";
+import { RANK_QUIZ } from "../overlay-ranks.ts";
+import { el, hold, onReach, style } from "./lib/style.ts";
 
 /**
  * quiz_options.questions [{id, time_s, question, choices: [{id, text, correct?,
  * jump_to_s?}], required}]: when playback of the container video first reaches
- * a question's time_s it pauses and asks (a dialog, announced through the
- * player's live region). An answer sends `quiz_answered {question_id, choice_id,
+ * a question's time_s it pauses and asks (a dialog, an overlay that waits while a
+ * form above it has the stage, announced and focused once shown). An answer sends `quiz_answered {question_id, choice_id,
  * correct}` (properties, so the events read, the exports and the
  * `quiz.answered` webhook carry them), tells the page (`quiz_answer`), then
  * jumps to the choice's jump_to_s (branching) or resumes. A required question
@@ -30,16 +30,16 @@ export const quiz: Feature = {
       const title = el("p", "fl-quiz-q", box);
       title.id = `fl-quiz-${String(q.id).replace(/\W/g, "_")}`;
       box.setAttribute("aria-labelledby", title.id);
-      let finish!: () => void;
-      const answered = new Promise<void>((resolve) => (finish = resolve));
-      holdWhile(player, answered);
+      const release = hold(player);
+      let leave = () => {};
       const close = (jump?: number | null) => {
+        leave();
         box.remove();
-        finish();
         if (typeof jump === "number" && jump >= 0) player.seek(jump);
-        player.play();
+        // Goes on unless another hold (the lead form) is left.
+        release(true);
       };
-      q.choices.forEach((c, i) => {
+      q.choices.forEach((c) => {
         const b = el("button", "fl-quiz-choice", box, c.text);
         b.type = "button";
         b.onclick = () => {
@@ -51,7 +51,6 @@ export const quiz: Feature = {
           player.emit("quiz_answer", answer);
           close(c.jump_to_s);
         };
-        if (i === 0) queueMicrotask(() => b.focus({ preventScroll: true }));
       });
       if (!q.required) {
         const skip = el("button", "fl-ghost fl-quiz-skip", box, "Skip");
@@ -59,7 +58,7 @@ export const quiz: Feature = {
         skip.onclick = () => close();
       }
       title.textContent = q.question;
-      player.announce(q.question);
+      leave = player.overlay(box, RANK_QUIZ, { say: q.question, modal: true });
     };
     return onReach(
       player,

@@ -1,4 +1,5 @@
 import type { Feature } from "../types.ts";
+import { RANK_RESUME } from "../overlay-ranks.ts";
 import { el, style } from "./lib/style.ts";
 
 const clock = (s: number) => {
@@ -15,15 +16,18 @@ const clock = (s: number) => {
  * /v1/resume-position`, which answers a position and nothing else) and, when
  * there is one, offers "Continue at 12:34" on the poster; a plain play press
  * resumes too. It replaces this device's own continue-watching prompt, since
- * the server's position is the latest of every device.
+ * the server's position is the latest of every device, and has its rank
+ * (overlay-ranks.ts): above the headline and the thumbnail text.
  */
 export const resumeAnyDevice: Feature = {
   name: "resume_any_device",
   setup(player) {
     const { config } = player;
     let box: HTMLElement | null = null;
+    let release = () => {};
     let started = false;
     const hide = () => {
+      release();
       box?.remove();
       box = null;
     };
@@ -50,10 +54,12 @@ export const resumeAnyDevice: Feature = {
           if (started || !(at >= 1) || player.source.code !== config.video.code) return;
           player.startAt = at;
           if (player.plain) return;
+          // The device's own prompt gives way (taken off the page, it leaves the stage too).
           player.layer.querySelector(".fl-prompt")?.remove();
           style("fl-css-resume-any", ".fl-resume-any{z-index:2}");
           box = el("div", "fl-prompt fl-resume-any", player.layer);
-          const yes = el("button", "fl-btn fl-resume-go", box, `Continue at ${clock(at)}`);
+          const text = `Continue at ${clock(at)}`;
+          const yes = el("button", "fl-btn fl-resume-go", box, text);
           const no = el("button", "fl-btn fl-ghost", box, "Start over");
           yes.type = no.type = "button";
           yes.onclick = () => {
@@ -64,6 +70,7 @@ export const resumeAnyDevice: Feature = {
             player.startAt = 0;
             player.play();
           };
+          release = player.overlay(box, RANK_RESUME, { say: text });
         },
         () => undefined,
       );

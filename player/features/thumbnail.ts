@@ -1,4 +1,5 @@
 import type { Feature } from "../types.ts";
+import { RANK_THUMB } from "../overlay-ranks.ts";
 import { el, own, style } from "./lib/style.ts";
 
 /**
@@ -6,7 +7,8 @@ import { el, own, style } from "./lib/style.ts";
  * poster is the video's own (`poster`), custom_url (`custom`) or none; with
  * the play overlay the poster is dimmed under the play button and
  * overlay_text, and a click anywhere plays; without it the play button is
- * hidden too (a click on the picture still plays).
+ * hidden too (a click on the picture still plays). The overlay ranks last
+ * (overlay-ranks.ts): it waits while any other has the stage.
  */
 export const thumbnail: Feature = {
   name: "thumbnail",
@@ -24,6 +26,7 @@ export const thumbnail: Feature = {
     };
     poster();
     let overlay: HTMLElement | null = null;
+    let release = () => {};
     if (o.show_play_overlay === false) player.root.classList.add("fl-nooverlay");
     else {
       overlay = el("div", "fl-thumb", null);
@@ -31,10 +34,13 @@ export const thumbnail: Feature = {
       player.layer.prepend(overlay);
       el("p", "", overlay, o.overlay_text);
       overlay.onclick = () => player.play();
+      release = player.overlay(overlay, RANK_THUMB);
     }
-    const off = player.on("source", poster);
+    // Gone once playing (as the CSS hides it), so it holds the stage no longer.
+    const offs = [player.on("source", poster), player.on("intent", release)];
     return () => {
-      off();
+      offs.forEach((f) => f());
+      release();
       overlay?.remove();
       player.root.classList.remove("fl-nooverlay");
     };

@@ -1,6 +1,6 @@
 import type { Feature } from "../types.ts";
-import { holdWhile, leadCapture } from "./lib/lead-capture.ts";
-import { on, own } from "./lib/style.ts";
+import { leadCapture } from "./lib/lead-capture.ts";
+import { held, hold, on, own } from "./lib/style.ts";
 
 /**
  * watch_gate_options {gate_time_s, message}: playback cannot pass gate_time_s
@@ -24,7 +24,8 @@ export const watchGate: Feature = {
       open = true;
       player.seekLimit = Number.POSITIVE_INFINITY;
       capture.close();
-      if (resume && video.paused && video.currentTime >= gate - 0.5) player.play();
+      // A form still open resumes when it goes (below), unless another hold (a quiz) is left.
+      if (resume && !held(player) && video.paused && video.currentTime >= gate - 0.5) player.play();
     };
     capture.answered.then((answered) => answered && unlock(false));
     const guard = () => {
@@ -40,9 +41,11 @@ export const watchGate: Feature = {
         button: lead.button_text,
         form: "watch_gate",
       });
-      holdWhile(player, result);
+      const release = hold(player);
       result.then((r) => {
         asking = false;
+        // Answered, or closed by unlock(): playback goes on.
+        release(r !== "skipped");
         if (r === "submitted") unlock(true);
       });
     };

@@ -9,6 +9,7 @@ import type { Deps } from "../deps.ts";
 import { encodeJob } from "../domains/encoding/service.ts";
 import * as repo from "../domains/encoding/repo.ts";
 import type { EncodeJobRow } from "../domains/encoding/repo.ts";
+import { leased } from "./leased.ts";
 import { JobRunner, type JobQueue } from "./runner.ts";
 
 export const MAX_ATTEMPTS = 3;
@@ -26,14 +27,11 @@ export interface EncoderOptions {
 export function encodeQueue(deps: Deps): JobQueue<EncodeJobRow> {
   return {
     name: "encoder",
-    claim: (worker, limit, leaseMs) => repo.claimJobs(deps.sql, worker, limit, leaseMs / 1000),
-    renew: (job, worker, leaseMs) => repo.renewLease(deps.sql, job.id, worker, leaseMs / 1000),
+    ...leased<EncodeJobRow>(deps, "encode_jobs"),
     async run(job, { worker, signal }) {
       const result = await encodeJob(deps, job, { workerId: worker, signal });
       deps.log.info("encode finished", { job: job.id, video: job.video_id, orientation: job.orientation, result });
     },
-    retry: (job, worker, error, delayMs) => repo.releaseJob(deps.sql, job.id, worker, delayMs / 1000, error.slice(0, 1000)),
-    release: (job, worker) => repo.releaseJob(deps.sql, job.id, worker),
     async fail(job, worker, sentence) {
       await deps.sql.begin(async (tx) => {
         await repo.patchMedia(tx, job.video_id, job.orientation, job.id, { status: "error", progress: 0, error: sentence });

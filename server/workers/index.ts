@@ -7,6 +7,7 @@ import { sweepExpiredUploads } from "../api/uploads/service.ts";
 import { evaluateSplitTests } from "../api/split-tests/report.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
+import { startPlaylistRewriter } from "./playlist-rewriter.ts";
 import { startSweeper } from "./sweeper.ts";
 import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 
@@ -25,6 +26,7 @@ export function startWorkers(deps: Deps): () => Promise<void> {
     startWebhookDeliverer(deps),
     startEncoder(deps),
     startExportBuilder(deps),
+    startPlaylistRewriter(deps),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

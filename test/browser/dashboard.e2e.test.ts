@@ -283,6 +283,12 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   await page.getByLabel("At (s)", { exact: true }).fill("3");
   await page.getByLabel("Send watch progress every (s)").fill("3");
   await page.getByLabel("Title for search results").fill("Spring launch, explained");
+  // A lead form at the viewer's pause, smart pause and turbo, through their forms.
+  await page.getByLabel("Ask for the viewer's email").check();
+  await page.getByLabel("Show it").selectOption("pause");
+  await page.getByLabel("Not before (s)").fill("30");
+  await page.getByLabel("Pause while the tab is hidden").check();
+  await page.getByLabel("Start with the smallest picture, fetched before the viewer presses play").check();
   await page.getByRole("button", { name: "Deploy" }).click();
   const deployed = async () =>
     (
@@ -294,6 +300,9 @@ async function walk(page: Page, consoleErrors: string[], setDropping: (on: boole
   const live = await deployed();
   expect(live.engagement_options.heartbeat_s).toBe(3);
   expect(live.seo_options.title).toBe("Spring launch, explained");
+  expect(live.lead_form_options).toMatchObject({ enabled: true, trigger: "pause", time_s: 30 });
+  expect(live.playback_options).toMatchObject({ pause_when_hidden: true, resume_when_visible: true });
+  expect(live.turbo_options).toMatchObject({ enabled: true, preload_segments: 1 });
   expect(live.timed_events_options.events).toEqual([{ time_s: 2, selector: "#buy", action: "show", name: null, persist: true }]);
   expect(live.actions_options.actions).toEqual([
     { trigger: "time", time_s: 3, type: "redirect", url: "https://example.com/buy", text: null, button_text: null },

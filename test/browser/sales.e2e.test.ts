@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { page as html, playedPast, ROOT, until } from "../helpers/browser.ts";
+import { page as html, pageRecorders, playedPast, ROOT, until } from "../helpers/browser.ts";
 import { clip } from "../helpers/media.ts";
 import type { Receiver } from "../helpers/receiver.ts";
 import { type Stage, startStage, watchErrors } from "../helpers/stage.ts";
@@ -47,21 +47,7 @@ const hooks = (video: { id: number; code: string }) =>
 const hookEvents = (video: { id: number; code: string }) => new Set(hooks(video).map((d) => d.event as string));
 
 /** Records every ad pixel call and every page API event the page hears. */
-const RECORDERS = `<script>
-  window.__pixels = [];
-  window.fbq = function () { __pixels.push(["fbq"].concat([].slice.call(arguments))); };
-  window.gtag = function () { __pixels.push(["gtag"].concat([].slice.call(arguments))); };
-  window.ttq = { track: function () { __pixels.push(["ttq"].concat([].slice.call(arguments))); } };
-  window.__page = [];
-  // The page API before any Frameline script ran: a queue the global runs when it arrives.
-  window.Frameline = window.Frameline || { q: [] };
-  Frameline.q.push(function (F) {
-    var p = F.player();
-    ["ready", "play", "pause", "timeupdate", "ended", "timed_event", "cta_click", "lead"].forEach(function (name) {
-      p.on(name, function (data) { __page.push({ name: name, data: data, at: performance.now() }); });
-    });
-  });
-</script>`;
+const RECORDERS = pageRecorders(["ready", "play", "pause", "timeupdate", "ended", "timed_event", "cta_click", "lead"]);
 
 const serveSite = (name: string, body: string, head = "") => stage.serve(`/${name}.html`, html(body, RECORDERS + head));
 

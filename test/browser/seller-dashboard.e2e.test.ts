@@ -3,7 +3,8 @@
  * on embedded engines in a temp DATA_DIR). Traffic arrives through the real paths
  * (`/v1/collect` from two devices and two sources, a verified sale); the seller signs
  * in, sees the video ranked on Home, opens its analytics, reads the overview cards and
- * the breakdown, enters ad spend and sees ROAS. Screenshots: test/artifacts/seller-*.png.
+ * the breakdown, enters ad spend and sees ROAS; a smart-autoplay video's plays over time
+ * add up to the plays its cards count. Screenshots: test/artifacts/seller-*.png.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -66,10 +67,19 @@ test("Home ranks the video; its analytics show the overview, the breakdown and R
   const api = poster("/api/v1", token);
   const video = ((await (await api("/videos", { title: "Spring VSL" })).json()) as { video: { id: number; code: string } }).video;
 
+  /** One session's batch through the real events host, from a browser of `ua`. */
+  const collect = async (code: string, session: string, ua: string, events: Record<string, unknown>[]) => {
+    const res = await fetch(`${base}/v1/collect`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", "user-agent": ua },
+      body: JSON.stringify({ workspace_code: ws.code, video_code: code, session_id: session, device_id: `dev-${session}`, events }),
+    });
+    expect(res.status).toBe(200);
+  };
   // Three visitors: two from a facebook ad on phones (one plays), one direct on a desktop (plays).
   const visit = async (session: string, ua: string, page: Record<string, string>, played: boolean) => {
     const now = Date.now();
-    const events = [
+    await collect(video.code, session, ua, [
       { type: "load", t: now - 5000, video_time: 0, page_host: "shop.example", page_path: "/offer", ...page },
       ...(played
         ? [
@@ -77,13 +87,7 @@ test("Home ranks the video; its analytics show the overview, the breakdown and R
             { type: "watched", t: now - 1000, video_time: 0, from_s: 0, to_s: 30, duration_s: 60 },
           ]
         : []),
-    ];
-    const res = await fetch(`${base}/v1/collect`, {
-      method: "POST",
-      headers: { "content-type": "text/plain", "user-agent": ua },
-      body: JSON.stringify({ workspace_code: ws.code, video_code: video.code, session_id: session, device_id: `dev-${session}`, events }),
-    });
-    expect(res.status).toBe(200);
+    ]);
   };
   await visit("sess-fb-1", IPHONE, { utm_source: "facebook", referrer_host: "facebook.com" }, true);
   await visit("sess-fb-2", IPHONE, { utm_source: "facebook", referrer_host: "facebook.com" }, false);
@@ -139,5 +143,26 @@ test("Home ranks the video; its analytics show the overview, the breakdown and R
   await until(async () => (await page.locator('[data-currency="USD"] td').nth(7).textContent()) === "2×", 10_000, 100);
   expect(await page.locator('[data-currency="USD"] td').nth(6).textContent()).toBe("$60.00");
   await page.screenshot({ path: join(ARTIFACTS, "seller-analytics.png"), fullPage: true });
+
+  // A smart-autoplay video: its plays start by unmuting (`unmute` events, no `play`). The chart counts them as the cards do.
+  const vsl = ((await (await api("/videos", { title: "Autoplay VSL" })).json()) as { video: { id: number; code: string } }).video;
+  const autoplayed = async (session: string, unmuted: boolean) => {
+    const now = Date.now();
+    await collect(vsl.code, session, DESKTOP, [
+      { type: "load", t: now - 5000, video_time: 0, page_host: "shop.example", page_path: "/vsl" },
+      { type: "autoplay", t: now - 4900, video_time: 0 },
+      ...(unmuted ? [{ type: "unmute", t: now - 3000, video_time: 2 }] : []),
+      { type: "watched", t: now - 1000, video_time: 0, from_s: 0, to_s: 4, duration_s: 60 },
+    ]);
+  };
+  await autoplayed("vsl-1", true);
+  await autoplayed("vsl-2", true);
+  await autoplayed("vsl-3", false);
+  await page.goto(`${base}/dashboard/videos/${vsl.id}/analytics`);
+  await page.locator('[data-overview="True plays"]').waitFor();
+  expect(await stat("True plays")).toBe("2");
+  expect(await page.locator('[data-stat="Plays"]').textContent()).toBe("2");
+  await page.locator("[data-plays-total]").waitFor();
+  expect(await page.locator("[data-plays-total]").getAttribute("data-plays-total")).toBe("2");
   expect(errors).toEqual([]);
 }, 120_000);

@@ -217,6 +217,29 @@ export function serve(dirs: Record<string, string>, options: ServeOptions = {}):
   };
 }
 
+/**
+ * A `<script>` for a customer page's head that records every ad pixel call (`fbq`, `gtag`,
+ * `ttq` defined by the page, as the real snippets' queue stubs would: `__pixels`) and the
+ * page API's `events` (`__page`: name, data, when, the video's time), queued on
+ * `Frameline.q` before any Frameline script ran.
+ */
+export function pageRecorders(events: string[]): string {
+  return `<script>
+  window.__pixels = [];
+  window.fbq = function () { __pixels.push(["fbq"].concat([].slice.call(arguments))); };
+  window.gtag = function () { __pixels.push(["gtag"].concat([].slice.call(arguments))); };
+  window.ttq = { track: function () { __pixels.push(["ttq"].concat([].slice.call(arguments))); } };
+  window.__page = [];
+  window.Frameline = window.Frameline || { q: [] };
+  Frameline.q.push(function (F) {
+    var p = F.player();
+    ${JSON.stringify(events)}.forEach(function (name) {
+      p.on(name, function (data) { __page.push({ name: name, data: data, at: performance.now(), time: document.querySelector("video").currentTime }); });
+    });
+  });
+</script>`;
+}
+
 /** Polls `check` until it returns a truthy value (bounded). */
 export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10000, stepMs = 50): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -24,6 +24,7 @@
 import { afterEach, beforeEach } from "bun:test";
 import { PropertySymbol, Window } from "happy-dom";
 import { Emitter } from "../../player/emitter.ts";
+import { stage } from "../../player/overlays.ts";
 import type { MenuItem, PlayerApi, PlayerConfig, PlayerEvents, PlayerSettings, Source } from "../../player/types.ts";
 
 /** What the player reads as globals; `addEventListener` is the window's in a browser (the page's `load`). */
@@ -196,6 +197,8 @@ export function fakePlayer(settings: PlayerSettings = {}, options: FakeOptions =
       if (video.readyState > 0) video.currentTime = to;
     },
     announce: (text) => announced.push(text),
+    // The real stage, announcing through `announced`.
+    overlay: stage(root, (text) => announced.push(text)),
     menu: () => null,
     media(state, ...events) {
       const v = video as unknown as Record<string | symbol, unknown>;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { clip, ffprobeStreams } from "../helpers/media.ts";
+import { parse } from "../helpers/hls.ts";
 import { BlobErrorCode, NO_BYTES_YET } from "../../server/storage/blob/blob-store.ts";
 
 // Real engines and a real ffmpeg on a shared 2-core machine: seconds, not milliseconds.
@@ -391,12 +392,12 @@ describe("an ffmpeg without var_stream_map names (the registry's static build)",
       { name: "720p", w: 1280, h: 720, copied: false },
     ]);
     const key = row!.landscape_hls as string;
-    const master = await new Response((await legacy.deps.blobs.media.get(key))!.body).text();
-    const variants = [...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),AVERAGE-BANDWIDTH=(\d+),RESOLUTION=(\d+x\d+)\n(\S+)/g)].map((m) => ({
-      peak: Number(m[1]),
-      average: Number(m[2]),
-      resolution: m[3],
-      uri: m[4],
+    const master = parse(await new Response((await legacy.deps.blobs.media.get(key))!.body).text());
+    const variants = (master.playlists ?? []).map((p) => ({
+      peak: p.attributes.BANDWIDTH!,
+      average: Number(p.attributes["AVERAGE-BANDWIDTH"]),
+      resolution: `${p.attributes.RESOLUTION!.width}x${p.attributes.RESOLUTION!.height}`,
+      uri: p.uri,
     }));
     expect(variants.map((v) => [v.resolution, v.uri])).toEqual([
       ["640x360", "360p/index.m3u8"],

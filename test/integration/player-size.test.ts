@@ -168,6 +168,7 @@ describe("player size budget", () => {
       "fl-notes",
       "course-progress",
       "resume-position",
+      "hlsFragLoaded",
     ]) {
       expect(full).toContain(cls);
       expect(bare).not.toContain(cls);

@@ -9,13 +9,20 @@ const FIELDS: Record<Optional, string> = {
   phone: "Phone",
 };
 
-/** lead_form_options: the form shown inside the player at a time. */
+/** lead_form_options: the form shown inside the player at a time, at the viewer's pause, or when they leave. */
 export const leadFormForm = groupForm("lead_form_options", "Lead form", (f, p) => {
   const chosen: LeadField[] = p.value.fields ?? ["email"];
   return (
     <>
       {f.check("enabled", "Ask for the viewer's email")}
-      {f.num("time_s", "Show at (s)")}
+      <div class="row item">
+        {f.choice("trigger", "Show it", {
+          time: "When playback reaches the time",
+          pause: "At the viewer's first pause after the time",
+          exit: "When the viewer leaves the page or tab after the time",
+        })}
+        {f.num("time_s", p.value.trigger === "pause" || p.value.trigger === "exit" ? "Not before (s)" : "Show at (s)")}
+      </div>
       {f.text("title", "Title")}
       <Choices
         path="lead_form_options.fields"

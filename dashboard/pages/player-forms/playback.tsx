@@ -13,6 +13,8 @@ export const playbackForm = groupForm("playback_options", "Playback", (f) => (
       {f.check("allow_seek", "Viewers can seek")}
       {f.check("allow_speed", "Viewers can change speed")}
       {f.check("loop", "Loop")}
+      {f.check("pause_when_hidden", "Pause while the tab is hidden")}
+      {f.check("resume_when_visible", "Go on when the viewer is back", { on: true })}
     </div>
     {f.num("start_time_s", "Start at (s)")}
   </>

@@ -11,7 +11,8 @@
 import { read, write } from "../../../browser/storage.ts";
 import { e164 } from "../../../browser/track-body.ts";
 import type { LeadData, LeadField, PlayerApi } from "../../types.ts";
-import { el, on, style } from "./style.ts";
+import { RANK_GATE, RANK_LEAD } from "../../overlay-ranks.ts";
+import { el, style } from "./style.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const FIELDS: Record<LeadField, [label: string, type: string, autocomplete: string]> = {
@@ -110,7 +111,6 @@ export function leadCapture(player: PlayerApi): LeadCapture {
       );
       const form = el("form", "fl-lead", player.layer);
       form.noValidate = true;
-      player.announce(a.title || "Enter your email to keep watching");
       form.setAttribute("role", "dialog");
       form.setAttribute("aria-label", a.title || "Enter your email");
       el("p", "fl-lead-title", form, a.title);
@@ -135,6 +135,7 @@ export function leadCapture(player: PlayerApi): LeadCapture {
         skip.onclick = () => done("skipped");
       }
       const done = (r: "submitted" | "skipped" | "closed") => {
+        release();
         form.remove();
         open = null;
         finish(r);
@@ -156,7 +157,11 @@ export function leadCapture(player: PlayerApi): LeadCapture {
         done("submitted");
       };
       open = { form, result, finish: done };
-      inputs[0]?.input.focus({ preventScroll: true });
+      // A dialog: the first field takes focus once it has the stage.
+      const release = player.overlay(form, a.form === "watch_gate" ? RANK_GATE : RANK_LEAD, {
+        say: a.title || "Enter your email to keep watching",
+        modal: true,
+      });
       return result;
     },
     close() {
@@ -165,12 +170,4 @@ export function leadCapture(player: PlayerApi): LeadCapture {
   };
   captures.set(player, capture);
   return capture;
-}
-
-/** Pauses and holds playback while `until` is pending: a play asked meanwhile (keyboard, page script) is undone. */
-export function holdWhile(player: PlayerApi, until: Promise<unknown>): void {
-  const video = player.video;
-  video.pause();
-  const off = on(video, "play", () => video.pause());
-  until.then(() => off());
 }

@@ -13,6 +13,12 @@ export function style(id: string, css: string): void {
   document.head.appendChild(el);
 }
 
+/** The CSS of an icon button `.cls` masked by a 24x24 SVG path in the icon colour, as the core's own buttons. */
+export function icon(cls: string, path: string): string {
+  const url = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='${path}'/%3E%3C/svg%3E") center/20px no-repeat`;
+  return `.${cls}{background:var(--fl-icon);-webkit-mask:${url};mask:${url}}`;
+}
+
 /** An element with a class (and text), appended to `parent` when given. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent?: Node | null, text?: string | null): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -58,3 +64,42 @@ export function onReach(player: PlayerApi, cues: { time: number; run(): void }[]
       else i++;
   });
 }
+
+/** Pauses made by the player (a hold, a pause action, a hidden tab), not asked by the viewer; the next `pause` event is one. */
+const playerPauses = new WeakSet<PlayerApi>();
+
+/** Pauses for the player's own reasons: the lead form's "pause" trigger waits for the viewer's own pause. */
+export function pauseForPlayer(player: PlayerApi): void {
+  if (player.video.paused) return;
+  playerPauses.add(player);
+  player.video.pause();
+}
+
+/** Whether the `pause` just heard was the player's own (pauseForPlayer); forgets it. */
+export const pausedByPlayer = (player: PlayerApi): boolean => playerPauses.delete(player);
+
+const holds = new WeakMap<PlayerApi, number>();
+
+/**
+ * Pauses and holds playback (a gate, a form, a question) until the returned release:
+ * a play asked meanwhile (keyboard, page script) is undone. Released with `resume`,
+ * playback goes on once no other hold is left (a quiz due while the lead form was
+ * open keeps it paused).
+ */
+export function hold(player: PlayerApi): (resume?: boolean) => void {
+  const video = player.video;
+  holds.set(player, held(player) + 1);
+  pauseForPlayer(player);
+  const off = on(video, "play", () => pauseForPlayer(player));
+  let done = false;
+  return (resume) => {
+    if (done) return;
+    done = true;
+    off();
+    holds.set(player, held(player) - 1);
+    if (resume && !held(player)) player.play();
+  };
+}
+
+/** How many holds are on playback now. */
+export const held = (player: PlayerApi): number => holds.get(player) ?? 0;

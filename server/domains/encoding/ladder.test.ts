@@ -4,7 +4,7 @@ import type { ProbeResult } from "./probe.ts";
 
 const source = (width: number, height: number, extra: Partial<ProbeResult["video"]> = {}, audio: ProbeResult["audio"] = { codec: "aac" }): ProbeResult => ({
   durationS: 10,
-  video: { codec: "h264", pixFmt: "yuv420p", width, height, displayWidth: width, displayHeight: height, rotation: 0, ...extra },
+  video: { codec: "h264", pixFmt: "yuv420p", width, height, displayWidth: width, displayHeight: height, rotation: 0, bitRate: 0, ...extra },
   audio,
 });
 
@@ -45,6 +45,18 @@ describe("planLadder", () => {
     expect(planLadder(source(1280, 720, {}, { codec: "opus" })).audio).toBe("aac");
     expect(planLadder(source(1280, 720, {}, null)).audio).toBeNull();
     expect(planLadder(source(1280, 720))).toMatchObject({ width: 1280, height: 720 });
+  });
+
+  test("a rung never costs more than its source: a smaller picture gets at most the source's bit rate scaled by its pixels^0.75", () => {
+    // A 720p source of 430 kb/s (a screen recording, a still slide): the 360p rung gets 150 kb/s, not 700.
+    expect(planLadder(source(1280, 720, { bitRate: 430_000 })).rungs.map((r) => [r.name, r.videoKbps])).toEqual([
+      ["360p", 150],
+      ["720p", 2800],
+    ]);
+    // A rich 1080p source keeps the usual targets, each under the source's.
+    expect(planLadder(source(1920, 1080, { bitRate: 8_000_000 })).rungs.map((r) => r.videoKbps)).toEqual([700, 2800, 6000]);
+    // Never under 64 kb/s.
+    expect(planLadder(source(1280, 720, { bitRate: 50_000 })).rungs[0]!.videoKbps).toBe(64);
   });
 
   test("bitrates grow with the picture and stay within 400 to 6000 kb/s", () => {

@@ -34,6 +34,21 @@ function kbpsFor(width: number, height: number): number {
   return Math.min(6000, Math.max(400, Math.round((2800 * width * height) / (1280 * 720) / 50) * 50));
 }
 
+/**
+ * A rung never costs more than the source it is made from: a smaller picture gets at
+ * most the source's bit rate scaled by its share of the pixels to the power 0.75 (small
+ * pictures need more bits per pixel), at least 64 kb/s. Bits above that buy nothing the
+ * source had, and a ladder whose smaller picture is the cheaper one is what players
+ * start from: Chromium's native HLS starts at the lowest BANDWIDTH, Apple's at the
+ * first variant listed, the smallest picture (hls-authoring.ts).
+ */
+function capFor(kbps: number, pixels: number, source: ProbeResult["video"]): number {
+  if (!(source.bitRate > 0)) return kbps;
+  const share = pixels / (source.displayWidth * source.displayHeight);
+  const cap = Math.max(64, Math.floor(((source.bitRate / 1000) * share ** 0.75) / 10) * 10);
+  return Math.min(kbps, cap);
+}
+
 export function planLadder(p: ProbeResult): Plan {
   const w = p.video.displayWidth;
   const h = p.video.displayHeight;
@@ -48,7 +63,8 @@ export function planLadder(p: ProbeResult): Plan {
   const rungs = sizes.map((s): Rung => {
     const width = portrait ? s : even((s * w) / h);
     const height = portrait ? even((s * h) / w) : s;
-    return { name: `${s}p`, width, height, copy: sourceFits && width === w && height === h, videoKbps: kbpsFor(width, height) };
+    const copy = sourceFits && width === w && height === h;
+    return { name: `${s}p`, width, height, copy, videoKbps: copy ? kbpsFor(width, height) : capFor(kbpsFor(width, height), width * height, p.video) };
   });
   return { rungs, audio: p.audio === null ? null : p.audio.codec === "aac" ? "copy" : "aac", width: w, height: h };
 }

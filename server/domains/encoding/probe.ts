@@ -11,6 +11,8 @@ export interface ProbeResult {
     displayWidth: number;
     displayHeight: number;
     rotation: number;
+    /** The video stream's bits per second (else the whole file's), 0 when ffprobe does not say. */
+    bitRate: number;
   };
   audio: { codec: string } | null;
 }
@@ -26,6 +28,7 @@ interface FfprobeStream {
   pix_fmt?: string;
   width?: number;
   height?: number;
+  bit_rate?: string;
   duration?: string;
   tags?: Record<string, string>;
   side_data_list?: { rotation?: number }[];
@@ -48,7 +51,7 @@ export async function probe(ffprobePath: string, file: string): Promise<ProbeRes
   const proc = Bun.spawn([ffprobePath, "-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new MediaError(`The file could not be decoded: ${reasonFrom(err, file)}.`);
-  const parsed = JSON.parse(out) as { streams?: FfprobeStream[]; format?: { duration?: string } };
+  const parsed = JSON.parse(out) as { streams?: FfprobeStream[]; format?: { duration?: string; bit_rate?: string } };
   const streams = parsed.streams ?? [];
   const v = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic && (s.width ?? 0) > 0);
   if (!v) throw new MediaError("The file could not be decoded: it contains no video stream.");
@@ -70,6 +73,7 @@ export async function probe(ffprobePath: string, file: string): Promise<ProbeRes
       displayWidth: swap ? height : width,
       displayHeight: swap ? width : height,
       rotation,
+      bitRate: Number(v.bit_rate ?? parsed.format?.bit_rate) || 0,
     },
     audio: a ? { codec: a.codec_name ?? "unknown" } : null,
   };

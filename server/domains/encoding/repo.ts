@@ -33,16 +33,23 @@ export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" 
 }
 
 /**
- * Takes the oldest due jobs: queued ones (a retried job's `locked_until` holds it
- * back until then) and running ones whose worker stopped renewing its lease.
+ * The tables of jobs leased to one worker at a time, with the same state and lease
+ * columns (state, attempts, locked_by, locked_until, error, updated_at): encode jobs
+ * (0003_uploads.sql) and playlist rewrites (0017_playlist_rewrite.sql).
  */
-export async function claimJobs(sql: Db, workerId: string, limit: number, leaseSeconds: number): Promise<EncodeJobRow[]> {
+export type LeasedTable = "encode_jobs" | "playlist_rewrites";
+
+/**
+ * Takes the oldest due jobs of `table`: queued ones (a retried job's `locked_until`
+ * holds it back until then) and running ones whose worker stopped renewing its lease.
+ */
+export async function claimLeased<T extends object>(sql: Db, table: LeasedTable, workerId: string, limit: number, leaseSeconds: number): Promise<T[]> {
   return [
-    ...(await sql<EncodeJobRow[]>`
-      UPDATE encode_jobs SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
+    ...(await sql<T[]>`
+      UPDATE ${sql(table)} SET state = 'running', attempts = attempts + 1, locked_by = ${workerId},
              locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
       WHERE id IN (
-        SELECT id FROM encode_jobs
+        SELECT id FROM ${sql(table)}
         WHERE (state = 'queued' AND (locked_until IS NULL OR locked_until <= now())) OR (state = 'running' AND locked_until < now())
         ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING *`),
@@ -50,23 +57,40 @@ export async function claimJobs(sql: Db, workerId: string, limit: number, leaseS
 }
 
 /** False when the job is no longer ours (superseded, video deleted, lease taken over). */
-export async function renewLease(sql: Db, jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
-  const rows = await sql`UPDATE encode_jobs SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+export async function renewLeased(sql: Db, table: LeasedTable, jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+  const rows = await sql`UPDATE ${sql(table)} SET locked_until = now() + make_interval(secs => ${leaseSeconds})
                          WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running' RETURNING id`;
   return rows.length > 0;
 }
 
-export async function finishJob(sql: Db, jobId: number, workerId: string, state: "done" | "failed", error: string | null = null): Promise<void> {
-  await sql`UPDATE encode_jobs SET state = ${state}, error = ${error}, locked_until = NULL, updated_at = now()
+export async function finishLeased(
+  sql: Db,
+  table: LeasedTable,
+  jobId: number,
+  workerId: string,
+  state: "done" | "failed",
+  error: string | null = null,
+): Promise<void> {
+  await sql`UPDATE ${sql(table)} SET state = ${state}, error = ${error}, locked_until = NULL, updated_at = now()
             WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
 }
 
 /** Hands a job back to the queue, due again in `delaySeconds` (a worker stopping, or a failure worth retrying). */
-export async function releaseJob(sql: Db, jobId: number, workerId: string, delaySeconds = 0, error: string | null = null): Promise<void> {
-  await sql`UPDATE encode_jobs SET state = 'queued', locked_by = NULL, error = COALESCE(${error}, error), updated_at = now(),
+export async function releaseLeased(
+  sql: Db,
+  table: LeasedTable,
+  jobId: number,
+  workerId: string,
+  delaySeconds = 0,
+  error: string | null = null,
+): Promise<void> {
+  await sql`UPDATE ${sql(table)} SET state = 'queued', locked_by = NULL, error = COALESCE(${error}, error), updated_at = now(),
               locked_until = CASE WHEN ${delaySeconds}::float8 > 0 THEN now() + make_interval(secs => ${delaySeconds}::float8) END
             WHERE id = ${jobId} AND locked_by = ${workerId} AND state = 'running'`;
 }
+
+export const finishJob = (sql: Db, jobId: number, workerId: string, state: "done" | "failed", error: string | null = null): Promise<void> =>
+  finishLeased(sql, "encode_jobs", jobId, workerId, state, error);
 
 export async function findVideoCode(sql: Db, videoId: number): Promise<{ code: string } | undefined> {
   const [row]: [{ code: string }?] = await sql`SELECT code FROM videos WHERE id = ${videoId}`;
@@ -117,4 +141,40 @@ export async function patchMedia(
     WHERE id = ${videoId} AND (${sql(col)} ->> 'job_id')::bigint = ${jobId}
     RETURNING id`;
   return rows.length > 0;
+}
+
+/** A playlist rewrite (0017_playlist_rewrite.sql): brings older videos' playlists to one authoring version. */
+export interface PlaylistRewriteRow {
+  id: number;
+  version: number;
+  state: "queued" | "running" | "done" | "failed";
+  attempts: number;
+  after_video: number;
+  rewritten: number;
+  skipped: number;
+}
+
+/** Records progress past `afterVideo`; false when the rewrite is no longer the worker's. */
+export async function advanceRewrite(sql: Db, id: number, workerId: string, afterVideo: number, rewritten: number, skipped: number): Promise<boolean> {
+  const rows =
+    await sql`UPDATE playlist_rewrites SET after_video = ${afterVideo}, rewritten = rewritten + ${rewritten}, skipped = skipped + ${skipped}, updated_at = now()
+                         WHERE id = ${id} AND locked_by = ${workerId} AND state = 'running' RETURNING id`;
+  return rows.length > 0;
+}
+
+export type RewriteVideo = Pick<
+  VideoRow,
+  "id" | "workspace_id" | "code" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb" | "landscape_media" | "portrait_media"
+>;
+
+/** Videos after `afterVideo` with a ready orientation whose playlists predate `version`, in id order. */
+export async function videosToRewrite(sql: Db, afterVideo: number, version: number, limit: number): Promise<RewriteVideo[]> {
+  const stale = (o: Orientation) =>
+    sql`(${sql(mediaColumn(o))} ->> 'status' = 'ready' AND COALESCE((${sql(mediaColumn(o))} ->> 'playlists')::int, 0) < ${version})`;
+  return [
+    ...(await sql<RewriteVideo[]>`
+      SELECT id, workspace_id, code, landscape_hls, portrait_hls, landscape_thumb, portrait_thumb, landscape_media, portrait_media
+      FROM videos WHERE id > ${afterVideo} AND (${stale("landscape")} OR ${stale("portrait")})
+      ORDER BY id LIMIT ${limit}`),
+  ];
 }

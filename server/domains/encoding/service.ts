@@ -12,7 +12,7 @@ import type { VideoRow } from "../../api/videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
 import { orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
-import { finishLegacyLayout } from "./master-playlist.ts";
+import { authorHls, folderFiles, PLAYLISTS_VERSION, renameLegacyFolders } from "./hls-authoring.ts";
 import { MediaError, probe } from "./probe.ts";
 import * as repo from "./repo.ts";
 import type { EncodeJobRow, Orientation } from "./repo.ts";
@@ -101,7 +101,13 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
         );
       },
     });
-    if (legacy) await finishLegacyLayout(out, plan);
+    if (legacy) await renameLegacyFolders(out, plan);
+    // ffmpeg's own master under-declares BANDWIDTH and leaves CODECS out on the copy path: measured instead.
+    await authorHls(
+      folderFiles(out),
+      plan.rungs.map((r) => ({ uri: `${r.name}/index.m3u8`, width: r.width, height: r.height })),
+      { master: "master.m3u8", media: (uri) => uri },
+    );
     const poster = join(work, "poster.jpg");
     await runFfmpeg(deps.config.media.ffmpegPath, posterArgs(input, poster, plan, Math.min(1, probed.durationS / 2)), { signal: ctx.signal });
 
@@ -113,6 +119,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       error: null,
       hls_prefix: prefix,
       renditions: plan.rungs.map((r) => ({ name: r.name, w: r.width, h: r.height, copied: r.copy })),
+      playlists: PLAYLISTS_VERSION,
     };
     // Keys, not URLs: the answer builds the URL from the settings of the moment.
     const keys = { hls: `${prefix}master.m3u8`, thumb: `${prefix}poster.jpg` };
