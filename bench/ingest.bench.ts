@@ -3,7 +3,11 @@
  * ClickHouse write) against a bare `Bun.serve` that parses the same JSON and
  * answers the same shape, with the same load generator in one run (docs/architecture.md "What fast means here").
  * Then the server is stopped (SIGTERM drains) and a separate process counts the
- * rows in its chDB: they must equal the 2xx answers.
+ * rows in its chDB: they must equal the 2xx answers. A second Frameline row runs the
+ * same load with CLICKHOUSE_URL (INSERTs with `async_insert=1, wait_for_async_insert=1`)
+ * against the ClickHouse HTTP fixture of the tests. Each Frameline row says how many rows
+ * its process put in the ingest spool: none while ClickHouse is healthy, so the spool
+ * costs nothing on that path (README "The ingest spool").
  *
  * Load generator: wrk (2 threads) with a Lua script that builds varied bodies
  * (known sessions, devices, emails, properties, values, unique event_ids on a
@@ -19,7 +23,7 @@
  * BENCH_DATABASE_URL (a PostgreSQL server instead of the embedded one),
  * BENCH_SERVER_FLAGS (extra `bun` flags for the server, e.g. `--cpu-prof`).
  * Besides the table it reports the server's CPU per event, by thread.
- * Targets (issue 5): ratio >= 0.5 and >= 20,000 events/s.
+ * Targets: ratio >= 0.5 and >= 20,000 events/s (embedded).
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -236,141 +240,217 @@ async function load(spec: LoadSpec): Promise<LoadOut> {
   return JSON.parse(text) as LoadOut;
 }
 
-const dataDir = await mkdtemp(join(tmpdir(), "frameline-ingest-bench-"));
-const port = freePort();
 const barePort = freePort();
-const server = Bun.spawn(
-  [process.execPath, ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(" ") : []), join(ROOT, "server", "main.ts")],
-  {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-      CLICKHOUSE_URL: "",
-      IN_PROCESS_WORKERS: "0",
-      // The limiters stay on; only their ceilings are raised so the load is measured, not refused.
-      EVENTS_RATE_LIMIT_PER_MINUTE: "1000000000",
-      EVENTS_RATE_LIMIT_PER_IP_PER_MINUTE: "1000000000",
-    },
-    stdout: "pipe",
-    stderr: "inherit",
-  },
-);
 const bare = Bun.spawn([process.execPath, import.meta.path, "--bare", String(barePort)], { stdout: "pipe", stderr: "inherit" });
-let serverStopped = false;
-try {
-  const banner = await readUntil(server.stdout, /FRAMELINE_TOKEN=(\S+)/, 90_000);
-  const token = /FRAMELINE_TOKEN=(\S+)/.exec(banner)![1]!;
-  await readUntil(bare.stdout, /ready/, 10_000);
-  const url = `http://127.0.0.1:${port}`;
-  const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+await readUntil(bare.stdout, /ready/, 10_000);
 
-  // Known viewers: a video, 500 player sessions with devices (as the player would create them).
-  const created = await fetch(`${url}/api/v1/videos`, { method: "POST", headers: auth, body: JSON.stringify({ title: "Bench" }) });
-  const videoCode = ((await created.json()) as { video: { code: string } }).video.code;
-  const workspaces = (await (await fetch(`${url}/api/v1/videos?per_page=1`, { headers: auth })).json()) as unknown;
-  void workspaces;
-  const workspaceCode = await workspaceCodeOf(url, token, dataDir);
-  const sessions = Array.from({ length: 500 }, (_, i) => `bench-session-${i}`);
-  for (let i = 0; i < sessions.length; i += 50) {
-    await Promise.all(
-      sessions.slice(i, i + 50).map((session, j) =>
-        fetch(`${url}/v1/collect`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            workspace_code: workspaceCode,
-            video_code: videoCode,
-            session_id: session,
-            device_id: `bench-device-${i + j}`,
-            events: [{ type: "play", video_time: 0 }],
-          }),
-        }).then((r) => r.text()),
-      ),
-    );
+/** One run of Frameline under load: what a row of the table says, and what the JSON keeps. */
+interface FramelineRun {
+  out: LoadOut;
+  warm: LoadOut;
+  rows: number;
+  spooledRows: number;
+  cpuByThread: Map<string, number>;
+  stealPct: number | undefined;
+}
+
+/**
+ * Starts `npm start`'s entry on a fresh DATA_DIR (with `env` on top), seeds 500 player
+ * sessions, warms up, loads `POST /v1/event` for SECONDS, reads how many rows this process
+ * put in the spool (from its /metrics: none while ClickHouse is healthy), stops it
+ * (SIGTERM drains the batchers) and counts the custom events ClickHouse holds.
+ */
+async function runFrameline(env: Record<string, string>, countRows: (dataDir: string) => Promise<number>): Promise<FramelineRun> {
+  const dataDir = await mkdtemp(join(tmpdir(), "frameline-ingest-bench-"));
+  const port = freePort();
+  const server = Bun.spawn(
+    [process.execPath, ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(" ") : []), join(ROOT, "server", "main.ts")],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: "warn",
+        DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+        CLICKHOUSE_URL: "",
+        IN_PROCESS_WORKERS: "0",
+        // The limiters stay on; only their ceilings are raised so the load is measured, not refused.
+        EVENTS_RATE_LIMIT_PER_MINUTE: "1000000000",
+        EVENTS_RATE_LIMIT_PER_IP_PER_MINUTE: "1000000000",
+        ...env,
+      },
+      stdout: "pipe",
+      stderr: "inherit",
+    },
+  );
+  let serverStopped = false;
+  try {
+    const banner = await readUntil(server.stdout, /FRAMELINE_TOKEN=(\S+)/, 90_000);
+    const token = /FRAMELINE_TOKEN=(\S+)/.exec(banner)![1]!;
+    const url = `http://127.0.0.1:${port}`;
+    const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+
+    // Known viewers: a video, 500 player sessions with devices (as the player would create them).
+    const created = await fetch(`${url}/api/v1/videos`, { method: "POST", headers: auth, body: JSON.stringify({ title: "Bench" }) });
+    const videoCode = ((await created.json()) as { video: { code: string } }).video.code;
+    const workspaceCode = await workspaceCodeOf(url, dataDir);
+    const sessions = Array.from({ length: 500 }, (_, i) => `bench-session-${i}`);
+    for (let i = 0; i < sessions.length; i += 50) {
+      await Promise.all(
+        sessions.slice(i, i + 50).map((session, j) =>
+          fetch(`${url}/v1/collect`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              workspace_code: workspaceCode,
+              video_code: videoCode,
+              session_id: session,
+              device_id: `bench-device-${i + j}`,
+              events: [{ type: "play", video_time: 0 }],
+            }),
+          }).then((r) => r.text()),
+        ),
+      );
+    }
+
+    const spec = (seconds: number): LoadSpec => ({
+      url: `${url}/v1/event`,
+      token,
+      seconds,
+      connections: CONNECTIONS,
+      sessions,
+      videoCode,
+      run: crypto.randomUUID().slice(0, 8),
+    });
+    const warm = await load(spec(2));
+    const threadsBefore = await threadCpu(server.pid);
+    const steal = await stealMeter();
+    // Read again when the POST window ends: the health checks of the tail are not events.
+    const atCut = Bun.sleep(SECONDS * 1000).then(() => threadCpu(server.pid));
+    const out = await load(spec(SECONDS));
+    const threadsAfter = await atCut;
+    const stealPct = await steal();
+    // Server CPU by thread name (main JS thread, chDB's pools, the embedded Postgres worker).
+    const cpuByThread = new Map<string, number>();
+    for (const [tid, { name, seconds }] of threadsAfter) cpuByThread.set(name, (cpuByThread.get(name) ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0));
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const spooledRows = [...metrics.matchAll(/^frameline_ingest_spooled_rows_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+
+    server.kill("SIGTERM");
+    await server.exited;
+    serverStopped = true;
+    return { out, warm, rows: await countRows(dataDir), spooledRows, cpuByThread, stealPct };
+  } finally {
+    if (!serverStopped) {
+      server.kill("SIGTERM");
+      await server.exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
   }
+}
 
-  const spec = (target: string, seconds: number): LoadSpec => ({
-    url: target,
-    token,
-    seconds,
-    connections: CONNECTIONS,
-    sessions,
-    videoCode,
-    run: crypto.randomUUID().slice(0, 8),
-  });
-  // Warm-up both (caches, JIT), then the measured runs, bare first.
-  await load(spec(`http://127.0.0.1:${barePort}/`, 1));
-  const warm = await load(spec(`${url}/v1/event`, 2));
-  const b = await load(spec(`http://127.0.0.1:${barePort}/`, SECONDS));
-  const threadsBefore = await threadCpu(server.pid);
-  const steal = await stealMeter();
-  // Read again when the POST window ends: the health checks of the tail are not events.
-  const atCut = Bun.sleep(SECONDS * 1000).then(() => threadCpu(server.pid));
-  const o = await load(spec(`${url}/v1/event`, SECONDS));
-  const threadsAfter = await atCut;
-  const stealPct = await steal();
-  // Server CPU per acknowledged event, by thread name (main JS thread, chDB's pools, the embedded Postgres worker).
-  const cpuByThread = new Map<string, number>();
-  for (const [tid, { name, seconds }] of threadsAfter) cpuByThread.set(name, (cpuByThread.get(name) ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0));
-  const perEvent = (seconds: number) => Math.round((seconds * 1e6) / o.ok2xx);
-  const serverCpuPerEvent = perEvent([...cpuByThread.values()].reduce((a, b) => a + b, 0));
-
-  // SIGTERM drains the batchers; then a separate process opens the chDB and counts.
-  server.kill("SIGTERM");
-  await server.exited;
-  serverStopped = true;
+/** Counts in the stopped server's own chDB, from a separate process (chDB allows one per data directory). */
+async function countEmbedded(dataDir: string): Promise<number> {
   const counter = Bun.spawn([process.execPath, import.meta.path, "--count", join(dataDir, "clickhouse")], { stdout: "pipe", stderr: "inherit" });
   const rows = Number(await new Response(counter.stdout).text());
   await counter.exited;
-  const answered2xx = warm.ok2xx + o.ok2xx;
+  return rows;
+}
 
+/**
+ * The ClickHouse server row: Frameline with CLICKHOUSE_URL, which sends its INSERTs with
+ * `async_insert=1, wait_for_async_insert=1`, against the ClickHouse HTTP fixture of the tests
+ * (chDB behind ClickHouse's HTTP interface, `npm run clickhouse:dev`). The fixture answers one
+ * request at a time and has no async-insert queue of its own (its header says so), so this row
+ * measures Frameline's server path over HTTP, not a ClickHouse server's throughput.
+ */
+async function withClickHouseFixture<T>(run: (chUrl: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "frameline-ingest-ch-"));
+  const fixture = Bun.spawn(
+    [process.execPath, "--max-http-header-size=1048576", join(ROOT, "test", "helpers", "clickhouse-http.ts"), "--port", "0", "--path", join(dir, "data")],
+    { stdout: "pipe", stderr: "inherit" },
+  );
+  try {
+    const banner = await readUntil(fixture.stdout, /ClickHouse HTTP on (http:\/\/\S+)/, 60_000);
+    return await run(/ClickHouse HTTP on (http:\/\/\S+)/.exec(banner)![1]!);
+  } finally {
+    fixture.kill("SIGTERM");
+    await fixture.exited;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Custom events in the fixture's database (the server's default one). */
+async function countOverHttp(chUrl: string): Promise<number> {
+  const query = "SELECT count() FROM events WHERE event_type = 'custom' FORMAT TabSeparated";
+  return Number((await (await fetch(`${chUrl}/?query=${encodeURIComponent(query)}`)).text()).trim());
+}
+
+try {
+  // Warm-up of the baseline, then the measured runs: bare first, then Frameline embedded (group
+  // commit into chDB), then Frameline on a ClickHouse server's HTTP interface (async_insert).
+  await load({ url: `http://127.0.0.1:${barePort}/`, token: "", seconds: 1, connections: CONNECTIONS, sessions: ["s"], videoCode: "", run: "warm" });
+  const b = await load({
+    url: `http://127.0.0.1:${barePort}/`,
+    token: "",
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    sessions: ["s"],
+    videoCode: "",
+    run: "bare",
+  });
+  const embedded = await runFrameline({}, countEmbedded);
+  const server = await withClickHouseFixture((chUrl) => runFrameline({ CLICKHOUSE_URL: chUrl }, () => countOverHttp(chUrl)));
+
+  const o = embedded.out;
   const eps = o.ok2xx / o.seconds;
   const bareEps = b.ok2xx / b.seconds;
   const ratio = eps / bareEps;
-  const met = ratio >= 0.5 && eps >= 20_000 && rows === answered2xx;
+  const serverEps = server.out.ok2xx / server.out.seconds;
+  const allRowsLanded = (r: FramelineRun) => r.rows === r.warm.ok2xx + r.out.ok2xx;
+  const perEvent = (seconds: number) => Math.round((seconds * 1e6) / o.ok2xx);
+  const met = ratio >= 0.5 && eps >= 20_000 && allRowsLanded(embedded) && allRowsLanded(server);
+  const row = (target: string, r: LoadOut, eventsPerSecond: number, run?: FramelineRun) => ({
+    target,
+    "events/s": Math.round(eventsPerSecond),
+    "p50 ms": r.p50Ms,
+    "p99 ms": r.p99Ms,
+    "2xx": r.ok2xx,
+    "non-2xx": r.non2xx,
+    failed: r.failed,
+    "rows = 2xx": run ? (allRowsLanded(run) ? "yes" : `no (${run.rows})`) : "",
+    spooled: run ? run.spooledRows : "",
+  });
+  const blank = { "p50 ms": "", "p99 ms": "", "2xx": "", "non-2xx": "", failed: "", "rows = 2xx": "", spooled: "" };
   await report(
     "ingest",
     `POST /v1/event (token, realistic bodies, acknowledged after the ClickHouse write) vs bare Bun.serve parsing the same JSON — ${GENERATOR}, ${CONNECTIONS} connections, ${SECONDS}s each`,
     [
-      {
-        target: "Frameline POST /v1/event",
-        "events/s": Math.round(eps),
-        "p50 ms": o.p50Ms,
-        "p99 ms": o.p99Ms,
-        "2xx": o.ok2xx,
-        "non-2xx": o.non2xx,
-        failed: o.failed,
-      },
-      {
-        target: "bare Bun.serve, same JSON",
-        "events/s": Math.round(bareEps),
-        "p50 ms": b.p50Ms,
-        "p99 ms": b.p99Ms,
-        "2xx": b.ok2xx,
-        "non-2xx": b.non2xx,
-        failed: b.failed,
-      },
-      { target: "ratio (ours / bare)", "events/s": `${ratio.toFixed(2)}x`, "p50 ms": "", "p99 ms": "", "2xx": "", "non-2xx": "", failed: "" },
+      row("Frameline POST /v1/event, embedded chDB (group commit)", o, eps, embedded),
+      row("Frameline POST /v1/event, CLICKHOUSE_URL (async_insert, HTTP fixture)", server.out, serverEps, server),
+      row("bare Bun.serve, same JSON", b, bareEps),
+      { target: "ratio (embedded / bare)", "events/s": `${ratio.toFixed(2)}x`, ...blank },
+      { target: "ratio (CLICKHOUSE_URL / bare)", "events/s": `${(serverEps / bareEps).toFixed(2)}x`, ...blank },
     ],
     {
       ratio: Number(ratio.toFixed(3)),
       events_per_second: Math.round(eps),
+      clickhouse_url_events_per_second: Math.round(serverEps),
       // CPU of the POST window (the tail's health checks excluded), merges ClickHouse runs meanwhile included.
-      server_cpu_us_per_event: serverCpuPerEvent,
+      server_cpu_us_per_event: perEvent([...embedded.cpuByThread.values()].reduce((a, c) => a + c, 0)),
       server_cpu_us_per_event_by_thread: Object.fromEntries(
-        [...cpuByThread]
-          .sort((a, b) => b[1] - a[1])
+        [...embedded.cpuByThread]
+          .sort((a, c) => c[1] - a[1])
           .slice(0, 6)
           .map(([name, seconds]) => [name, perEvent(seconds)]),
       ),
       // CPU the hypervisor took from this machine during our run (a shared host drifts).
-      machine_steal_pct: stealPct ?? null,
-      clickhouse_rows: rows,
-      answered_2xx: answered2xx,
-      rows_equal_2xx: rows === answered2xx,
+      machine_steal_pct: embedded.stealPct ?? null,
+      clickhouse_rows: embedded.rows,
+      clickhouse_url_rows: server.rows,
+      // The spool holds only what ClickHouse did not take: with ClickHouse healthy it stays empty.
+      spooled_rows: embedded.spooledRows + server.spooledRows,
+      rows_equal_2xx: allRowsLanded(embedded) && allRowsLanded(server),
       target: "ratio >= 0.5, >= 20000 events/s, rows == 2xx",
       met,
       generator: GENERATOR,
@@ -378,13 +458,8 @@ try {
     },
   );
 } finally {
-  if (!serverStopped) {
-    server.kill("SIGTERM");
-    await server.exited;
-  }
   bare.kill();
   await bare.exited;
-  await rm(dataDir, { recursive: true, force: true });
 }
 
 /** CPU seconds (user + system) each thread of a process has used so far, from Linux's /proc (empty elsewhere). */
@@ -404,7 +479,7 @@ async function threadCpu(pid: number): Promise<Map<string, { name: string; secon
 }
 
 /** The Default workspace's code, read through the operator API with the generated admin key. */
-async function workspaceCodeOf(url: string, _token: string, dir: string): Promise<string> {
+async function workspaceCodeOf(url: string, dir: string): Promise<string> {
   const adminKey = (await Bun.file(join(dir, "admin.key")).text()).trim();
   const res = await fetch(`${url}/admin/v1/workspaces`, { headers: { Authorization: `Bearer ${adminKey}` } });
   return ((await res.json()) as { workspaces: { code: string }[] }).workspaces[0]!.code;
