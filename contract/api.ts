@@ -113,6 +113,10 @@ export interface FullVideo {
   portrait_thumb: string | null;
   script_url: string;
   default_orientation: Orientation;
+  /** Sites allowed to play the video (host, host:port or *.domain); empty: any (README "Playback protection"). */
+  allowed_origins: string[];
+  /** Every media request needs a signed token for this video. */
+  require_signed_urls: boolean;
   created_at: string;
   updated_at: string;
 }

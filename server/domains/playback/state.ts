@@ -1,0 +1,68 @@
+/**
+ * What the media host decides on without a database read per request: each
+ * video's protection by code (a few seconds; writes here evict at once) and the
+ * live signing keys (reloaded every KEY_REFRESH_MS, so a key revoked in another
+ * process stops working within that delay; here at once).
+ */
+import type { Db } from "../../storage/postgres.ts";
+import { TtlCache } from "../../lib/ttl-cache.ts";
+import * as repo from "./repo.ts";
+import type { Protection } from "./repo.ts";
+
+/** README "Signed URLs": how long a revoked key may still verify in another process. */
+export const KEY_REFRESH_MS = 10_000;
+const PROTECTION_TTL_MS = 5_000;
+/** An unknown key id reloads the ring at most this often (a key just made in another process). */
+const MISS_REFRESH_MS = 1_000;
+
+export class PlaybackState {
+  private readonly protections: TtlCache<Protection | null>;
+  private keys = new Map<string, { workspaceId: number; secret: Uint8Array }>();
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly sql: Db,
+    private readonly now: () => number,
+  ) {
+    this.protections = new TtlCache(50_000, now);
+  }
+
+  /** The protection of the video with this code; null for no such video. */
+  async protection(code: string): Promise<Protection | null> {
+    const cached = this.protections.get(code);
+    if (cached !== undefined) return cached;
+    const row = (await repo.protectionOf(this.sql, code)) ?? null;
+    this.protections.set(code, row, PROTECTION_TTL_MS);
+    return row;
+  }
+
+  forgetProtection(code: string): void {
+    this.protections.delete(code);
+  }
+
+  /** The key ring as of at most KEY_REFRESH_MS ago (sooner for a key it does not know). */
+  async keyRing(kid?: string): Promise<(kid: string) => { workspaceId: number; secret: Uint8Array } | undefined> {
+    const age = this.now() - this.loadedAt;
+    if (age >= KEY_REFRESH_MS || (kid !== undefined && !this.keys.has(kid) && age >= MISS_REFRESH_MS)) await this.reload();
+    return (k) => this.keys.get(k);
+  }
+
+  /** A key made or revoked in this process counts at once. */
+  keysChanged(): void {
+    this.loadedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  private reload(): Promise<void> {
+    this.loading ??= repo
+      .liveKeys(this.sql)
+      .then((rows) => {
+        this.keys = new Map(rows.map((r) => [r.id, { workspaceId: r.workspace_id, secret: Buffer.from(r.secret, "base64url") }]));
+        this.loadedAt = this.now();
+      })
+      .finally(() => {
+        this.loading = undefined;
+      });
+    return this.loading;
+  }
+}
