@@ -455,3 +455,20 @@ export interface SplitTestReport {
     variations: { variation_id: number; trials: number; successes: number; rate: number | null; cumulative_rate: number | null }[];
   }[];
 }
+
+/** `GET`/`PATCH /playback-defaults` (README "Playback protection"). */
+export interface PlaybackDefaultsRead {
+  playback_defaults: { allowed_origins: string[]; require_signed_urls: boolean };
+}
+export interface SigningKey {
+  id: string;
+  algorithm: "HS256";
+  created_at: string;
+}
+export interface SigningKeyList {
+  data: SigningKey[];
+}
+export interface SigningKeyCreated {
+  /** `secret` and `jwk.k` are shown once: only the service and its holder know them. */
+  signing_key: SigningKey & { secret: string; jwk: { kty: "oct"; kid: string; alg: "HS256"; k: string } };
+}
