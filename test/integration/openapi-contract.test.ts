@@ -639,7 +639,7 @@ describe("playback protection", () => {
     await answers(player, 200, t.call("GET", `/v1/playback/${guarded.body.video.code}/token`, { headers: { Origin: "https://shop.example" } }));
     await answers(player, 403, t.call("GET", `/v1/playback/${guarded.body.video.code}/token`, { headers: { Origin: "https://elsewhere.example" } }));
     await answers(player, 404, t.call("GET", `/v1/playback/${crypto.randomUUID()}/token`));
-    await answers(player, 400, t.call("GET", "/v1/playback/not-a-code/token"));
+    await answers(player, 404, t.call("GET", "/v1/playback/not-a-code/token"));
   });
 });
 

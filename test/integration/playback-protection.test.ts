@@ -102,7 +102,8 @@ describe("protection settings", () => {
 });
 
 describe("allowed origins at the media host", () => {
-  test("a public video's files go to any page, as before", async () => {
+  test("a public video's files go to any page, as before; a path whose code is no UUID is a plain 404", async () => {
+    expect((await media("videos/not-a-code/landscape/1/master.m3u8")).status).toBe(404);
     const v = await videoWithMedia();
     expect((await media(`${v.prefix}master.m3u8`)).status).toBe(200);
     expect((await media(`${v.prefix}360p/seg_000.ts`, { Origin: "https://anyone.test" })).status).toBe(200);
@@ -248,5 +249,6 @@ describe("the embed player's token", () => {
     expect(refused.body).toEqual({ error: "ORIGIN_NOT_ALLOWED", message: "This video can't be played on this site." });
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
     expect((await ask({ Origin: "https://shop.example.com" }, crypto.randomUUID())).status).toBe(404);
+    expect((await ask({ Origin: "https://shop.example.com" }, "not-a-code")).status).toBe(404);
   });
 });

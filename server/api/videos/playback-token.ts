@@ -8,6 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
 import { createModule } from "../../http/module.ts";
 import { documented } from "../../http/openapi-docs.ts";
+import { Text } from "../../http/schemas.ts";
 import { CORS_HEADERS } from "../../http/cors.ts";
 import { originAllowed } from "../../../contract/allowed-origins.ts";
 import { requestOrigin } from "../../domains/playback/guard.ts";
@@ -26,7 +27,7 @@ export function playbackTokenModule(deps: Deps) {
       return mintToken(deps, protection.workspace_id, params.code, { exp });
     },
     {
-      params: t.Object({ code: t.String({ format: "uuid", error: "The code must be a video code (a UUID)." }) }),
+      params: t.Object({ code: Text({ maxLength: 64, description: "The video's code" }) }),
       detail: {
         summary: "A playback token for the embed player (no API token)",
         description:

@@ -14,6 +14,7 @@ export const KEY_REFRESH_MS = 10_000;
 const PROTECTION_TTL_MS = 5_000;
 /** An unknown key id reloads the ring at most this often (a key just made in another process). */
 const MISS_REFRESH_MS = 1_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class PlaybackState {
   private readonly protections: TtlCache<Protection | null>;
@@ -28,8 +29,9 @@ export class PlaybackState {
     this.protections = new TtlCache(50_000, now);
   }
 
-  /** The protection of the video with this code; null for no such video. */
+  /** The protection of the video with this code; null for no such video (or a code that is no UUID). */
   async protection(code: string): Promise<Protection | null> {
+    if (!UUID.test(code)) return null;
     const cached = this.protections.get(code);
     if (cached !== undefined) return cached;
     const row = (await repo.protectionOf(this.sql, code)) ?? null;
