@@ -8,7 +8,6 @@
 import { originAllowed } from "../../../contract/allowed-origins.ts";
 import type { Protection } from "./repo.ts";
 import type { PlaybackState } from "./state.ts";
-import { verifyToken } from "./tokens.ts";
 
 export type Refusal = "origin" | "token";
 
@@ -18,39 +17,11 @@ export const isProtected = (p: Pick<Protection, "allowed_origins" | "require_sig
 export const requestOrigin = (headers: Headers): string | null => headers.get("origin") ?? headers.get("referer");
 
 /** Why a request for a file of this video is refused, or null when it may have it. */
-export async function refusal(
-  state: PlaybackState,
-  protection: Protection,
-  code: string,
-  headers: Headers,
-  token: string | null,
-  nowMs: number,
-): Promise<Refusal | null> {
+export async function refusal(state: PlaybackState, protection: Protection, code: string, headers: Headers, token: string | null): Promise<Refusal | null> {
   if (!originAllowed(protection.allowed_origins, requestOrigin(headers))) return "origin";
   if (!protection.require_signed_urls) return null;
-  if (!token) return "token";
-  const kid = kidOf(token);
-  const keys = await state.keyRing(kid);
-  let workspace: number | undefined;
-  const check = verifyToken(
-    token,
-    (k) => {
-      const key = keys(k);
-      workspace = key?.workspaceId;
-      return key?.secret;
-    },
-    Math.floor(nowMs / 1000),
-  );
-  return check.ok && check.claims.sub === code && workspace === protection.workspace_id ? null : "token";
-}
-
-function kidOf(token: string): string | undefined {
-  try {
-    const header = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { kid?: unknown };
-    return typeof header.kid === "string" ? header.kid : undefined;
-  } catch {
-    return undefined;
-  }
+  const holder = token ? await state.tokenHolder(token) : null;
+  return holder && holder.code === code && holder.workspaceId === protection.workspace_id ? null : "token";
 }
 
 /**
