@@ -8,7 +8,7 @@ import * as esbuild from "esbuild";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { flagDefines, type FeatureFlags } from "./flags.ts";
-import type { SplitTestEmbed } from "../contract/player-config.ts";
+import type { PlaybackGuard, SplitTestEmbed } from "../contract/player-config.ts";
 
 export interface PlayerSources {
   /** Per-video entry source (default player/entry.ts). */
@@ -109,11 +109,14 @@ export async function buildEntry(
   coreFile: string,
   flags: Partial<FeatureFlags>,
   splitTest: SplitTestEmbed | null = null,
+  /** A protected video's rules (null: public, and the protection code drops out). */
+  protection: PlaybackGuard | null = null,
 ): Promise<Uint8Array> {
   return buildIife(entryPath, {
     __FL_CONFIG__: JSON.stringify(config),
     __FL_CORE_URL__: JSON.stringify(coreFile),
     __FL_SPLIT_TEST__: JSON.stringify(splitTest),
+    __FL_PROTECTION__: JSON.stringify(protection),
     ...flagDefines(flags),
   });
 }

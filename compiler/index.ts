@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { buildEntry, buildSplitTestEntry, coreFor, DEFAULT_SOURCES, type OutputFile, type PlayerSources } from "./build.ts";
-import type { SplitTestEmbed } from "../contract/player-config.ts";
+import type { PlaybackGuard, SplitTestEmbed } from "../contract/player-config.ts";
 import type { BakedPlayerConfig } from "./config.ts";
 import type { FeatureFlags } from "./flags.ts";
 import { pushEntry, pushImmutable, type EntryPush, type PushTarget } from "./push.ts";
@@ -35,6 +35,8 @@ export interface CompileInput {
   sources: PlayerSources;
   /** The split test this video is the control of while the test is not ended: its embed then serves the test. */
   splitTest?: SplitTestEmbed | null;
+  /** A protected video's rules: the entry checks the page's site and asks for a token (player/protection.ts). */
+  protection?: PlaybackGuard | null;
 }
 
 export interface CompiledPlayer {
@@ -51,7 +53,7 @@ export interface CompiledPlayer {
 export async function compilePlayer(input: CompileInput): Promise<CompiledPlayer> {
   const core = await coreFor(input.sources.core);
   // Relative: the entry loads the core from beside itself, wherever it is served (player/locate.ts).
-  const entry = await buildEntry(input.sources.entry, input.config, core.coreFile, input.flags, input.splitTest ?? null);
+  const entry = await buildEntry(input.sources.entry, input.config, core.coreFile, input.flags, input.splitTest ?? null, input.protection ?? null);
   return {
     entryKey: entryKey(input.config.video.code),
     entry,

@@ -113,6 +113,10 @@ export interface FullVideo {
   portrait_thumb: string | null;
   script_url: string;
   default_orientation: Orientation;
+  /** Sites allowed to play the video (host, host:port or *.domain); empty: any (README "Playback protection"). */
+  allowed_origins: string[];
+  /** Every media request needs a signed token for this video. */
+  require_signed_urls: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -450,4 +454,21 @@ export interface SplitTestReport {
     date: string;
     variations: { variation_id: number; trials: number; successes: number; rate: number | null; cumulative_rate: number | null }[];
   }[];
+}
+
+/** `GET`/`PATCH /playback-defaults` (README "Playback protection"). */
+export interface PlaybackDefaultsRead {
+  playback_defaults: { allowed_origins: string[]; require_signed_urls: boolean };
+}
+export interface SigningKey {
+  id: string;
+  algorithm: "HS256";
+  created_at: string;
+}
+export interface SigningKeyList {
+  data: SigningKey[];
+}
+export interface SigningKeyCreated {
+  /** `secret` and `jwk.k` are shown once: only the service and its holder know them. */
+  signing_key: SigningKey & { secret: string; jwk: { kty: "oct"; kid: string; alg: "HS256"; k: string } };
 }

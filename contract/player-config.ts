@@ -88,3 +88,13 @@ export interface SplitTestEmbed {
   /** Played when the events host cannot be asked: its script relative to the test's (`../p/<code>.js`), or a URL. */
   control: { code: string; script_url: string };
 }
+
+/**
+ * A protected video's rules as its entry carries them (`__FL_PROTECTION__`, README
+ * "Playback protection"): the sites allowed to play it and whether its media needs a
+ * token the player asks the events host for. Null for a public video.
+ */
+export interface PlaybackGuard {
+  allowed_origins: string[];
+  signed: boolean;
+}

@@ -36,6 +36,7 @@ import { turbo } from "./features/turbo.ts";
 import { smartPause } from "./features/smart-pause.ts";
 import { serveSplitTest } from "./split-test.ts";
 import { locate, resolveConfig, scriptUrl } from "./locate.ts";
+import { guard } from "./protection.ts";
 
 const features: Feature[] = [];
 if (__FL_FEATURES__.captions) features.push(captions);
@@ -75,11 +76,13 @@ const here = scriptUrl();
 const config = resolveConfig(__FL_CONFIG__, locate(here));
 // A variable argument keeps esbuild from resolving the core at build time; it sits beside this entry.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;
-const boot = () =>
+const start = (ready: typeof config) =>
   load(new URL(__FL_CORE_URL__, here).href).then(
-    (core) => core.boot(config, features),
+    (core) => core.boot(ready, features),
     (e) => console.warn("frameline: player core failed to load", e),
   );
+// A protected video checks the page's site (and fetches its token) before anything loads.
+const boot = () => (__FL_PROTECTION__ ? guard(__FL_PROTECTION__, config).then((ready) => ready && start(ready)) : start(config));
 // While this video is the control of a split test, its embed serves the test (null otherwise: esbuild drops the branch).
 if (__FL_SPLIT_TEST__) serveSplitTest(__FL_SPLIT_TEST__, here, { code: __FL_CONFIG__.video.code, boot });
 else boot();

@@ -81,6 +81,11 @@ interface Exact {
   "post /api/v1/split-tests/:id/resume": api.SplitTestRead;
   "post /api/v1/split-tests/:id/end": api.SplitTestRead;
   "get /api/v1/split-tests/:id/report": api.SplitTestReport;
+  "get /api/v1/playback-defaults": api.PlaybackDefaultsRead;
+  "patch /api/v1/playback-defaults": api.PlaybackDefaultsRead;
+  "get /api/v1/signing-keys": api.SigningKeyList;
+  "post /api/v1/signing-keys 201": api.SigningKeyCreated;
+  "delete /api/v1/signing-keys/:id": api.Deleted;
 }
 
 /**

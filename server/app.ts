@@ -13,6 +13,10 @@ import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./api/admin/index.ts";
 import { foldersModule } from "./api/folders/index.ts";
 import { videosModule } from "./api/videos/index.ts";
+import { publishVideo } from "./domains/publish/service.ts";
+import { playbackTokenModule } from "./api/videos/playback-token.ts";
+import { playbackDefaultsModule } from "./api/playback-defaults/index.ts";
+import { signingKeysModule } from "./api/signing-keys/index.ts";
 import { settingsModule } from "./api/settings/index.ts";
 import { playlistsModule } from "./api/playlists/index.ts";
 import { cdnModule } from "./hosts/cdn/index.ts";
@@ -41,7 +45,8 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions) {
   const requests = requestMetrics(deps.metrics);
   const api = new Elysia({ prefix: "/api/v1" })
-    .use(videosModule(deps))
+    // A change of a video's protection builds its player again (it checks the site and asks for tokens).
+    .use(videosModule(deps, (workspaceId, videoId) => publishVideo(deps, workspaceId, videoId)))
     .use(foldersModule(deps))
     .use(settingsModule(deps))
     .use(playlistsModule(deps))
@@ -52,7 +57,9 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(analyticsModule(deps))
     .use(adSpendModule(deps))
     .use(exportsModule(deps))
-    .use(splitTestsModule(deps));
+    .use(splitTestsModule(deps))
+    .use(playbackDefaultsModule(deps))
+    .use(signingKeysModule(deps));
 
   return (
     new Elysia()
@@ -116,6 +123,7 @@ export function createApp(deps: Deps, options: AppOptions) {
       .use(processesAdminModule(deps, options.adminKey))
       .use(eventsModule(deps))
       .use(browserConversionModule(deps))
+      .use(playbackTokenModule(deps))
       .use(splitTestAssignModule(deps))
       .use(trackerModule())
       .use(mediaModule(deps))

@@ -23,6 +23,7 @@ import type { ViewerCaches } from "./domains/viewers/caches.ts";
 import type { CustomEventState } from "./hosts/events/state.ts";
 import type { SummaryCache } from "./api/analytics/summary-cache.ts";
 import type { SplitTestWithVariations } from "./api/split-tests/repo.ts";
+import type { PlaybackState } from "./domains/playback/state.ts";
 
 export interface Blobs {
   /** Upload chunks, sources, HLS renditions, thumbnails, exports. */
@@ -60,6 +61,8 @@ export interface Deps {
   summaries: SummaryCache;
   /** Split tests by public code, for the events host's assignments (a few seconds; changes here evict at once). */
   splitTests: TtlCache<SplitTestWithVariations | null>;
+  /** Videos' playback protection by code and the live signing keys, for the media host (domains/playback). */
+  playback: PlaybackState;
   /** In-process wake-ups of the job runners: work queued here starts at once; other processes poll. */
   wake: { encoder: Signal; exports: Signal };
   /** True when this process owns the only copy of its state (PGlite, chDB). */

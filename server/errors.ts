@@ -47,6 +47,7 @@ export const ErrorTable = {
   INVALID_TOKEN: row(401, "coded", "The API token is wrong, expired or revoked."),
   INSUFFICIENT_SCOPE: row(403, "coded", "The token lacks the scope this call needs."),
   FALLBACK_DISABLED: row(403, "coded", "The browser fallback is turned off for this integration in this workspace."),
+  ORIGIN_NOT_ALLOWED: row(403, "coded", "This video can't be played on this site."),
   NOT_FOUND: row(404, "coded", "Not found."),
   VIDEO_NOT_FOUND: row(404, "coded", "Video not found."),
   UPLOAD_NOT_FOUND: row(404, "coded", "Upload session not found. It may have expired (24 hours after init): start again with init."),
@@ -188,6 +189,8 @@ export const Errors = {
   notFound: (message?: string) => fail("NOT_FOUND", message),
   routeNotFound: () => fail("NOT_FOUND", "No such route."),
   folderNotFound: () => fail("FOLDER_NOT_FOUND"),
+  originNotAllowed: () => fail("ORIGIN_NOT_ALLOWED"),
+  signingKeyNotFound: () => fail("NOT_FOUND", "Signing key not found."),
   invalidPayload: (message: string) => fail("INVALID_PAYLOAD", message),
 
   idempotencyKeyReused: () =>

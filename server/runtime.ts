@@ -19,6 +19,7 @@ import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickho
 import { createFsBlobStore, createS3BlobStore } from "./storage/blob/index.ts";
 import { RowCache } from "./storage/row-cache.ts";
 import { EntryCache, listenForEntryChanges } from "./storage/entry-cache.ts";
+import { PlaybackState } from "./domains/playback/state.ts";
 import { TokenVerifier, listenForRevocations } from "./http/token-verifier.ts";
 import { memoryRateLimitStore, postgresCounter, redisCounter, reservingRateLimitStore, type RateLimitStore } from "./http/rate-limit.ts";
 import { createIngest } from "./ingest/index.ts";
@@ -151,6 +152,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     customEvents: new CustomEventState(sql),
     summaries: new Map(),
     splitTests: new TtlCache(10_000, now),
+    playback: new PlaybackState(sql, now),
     wake: { encoder: new Signal(), exports: new Signal() },
     embedded: !config.databaseUrl,
     close() {

@@ -1,8 +1,9 @@
-/** Settings: API tokens (docs/api.md "Authentication" 3), custom metrics and integrations. */
+/** Settings: API tokens (docs/api.md "Authentication" 3), custom metrics, integrations and playback protection. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
 import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell, TableHead } from "../components.tsx";
 import * as session from "../session.ts";
+import { PlaybackProtectionSettings } from "./protection.tsx";
 // The scope table is plain data shared with the server, so the two never drift apart.
 import { Scopes } from "../../contract/scopes.ts";
 import type { IntegrationList, MetricDeclared, MetricList, Token, TokenList, TokenMinted } from "../../contract/api.ts";
@@ -11,6 +12,7 @@ const TABS = [
   { id: "tokens", label: "API tokens" },
   { id: "metrics", label: "Custom metrics" },
   { id: "integrations", label: "Integrations" },
+  { id: "protection", label: "Playback protection" },
 ];
 
 export function Settings({ tab }: { tab: string }) {
@@ -35,6 +37,8 @@ export function Settings({ tab }: { tab: string }) {
         <Metrics ws={ws.id} />
       ) : tab === "integrations" ? (
         <Integrations ws={ws.id} />
+      ) : tab === "protection" ? (
+        <PlaybackProtectionSettings />
       ) : (
         <p>Unknown settings page.</p>
       )}

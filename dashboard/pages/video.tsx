@@ -6,6 +6,7 @@ import { navigate } from "../router.ts";
 import * as session from "../session.ts";
 import { ACCEPT_ATTR, uploadFile, type UploadState } from "../upload.ts";
 import { VideoNav } from "./video-nav.tsx";
+import { VideoProtection } from "./protection.tsx";
 import type { DeployVersion, Page, VideoRead, VideoStatus as Status } from "../../contract/api.ts";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -73,6 +74,7 @@ export function VideoPage({ id }: { id: number }) {
           <Uploader id={id} onUploaded={(s) => (setStatus(s), setWatching(true))} />
           <StatusCard status={status} error={statusError} />
           {v && <VideoActions id={id} title={v.title} onRenamed={video.reload} />}
+          {v && <VideoProtection id={id} video={v} />}
         </div>
         <div class="stack">{status?.embed ? <Embed id={id} embed={status.embed} /> : <EmbedPending status={status} />}</div>
       </div>

@@ -73,7 +73,8 @@ export function errorsPlugin(log: Log, onRefused: (request: Request, error: ApiE
   return new Elysia({ name: "frameline.errors" }).onError({ as: "global" }, ({ code, error, request, route, set }) => {
     const refusal = safely(log, () => toApiError(log, code, error, request));
     onRefused(request, refusal, route);
-    if (CORS_PATHS.has(pathOf(request.url))) Object.assign(set.headers, CORS_HEADERS);
+    const path = pathOf(request.url);
+    if (CORS_PATHS.has(path) || path.startsWith("/v1/playback/")) Object.assign(set.headers, CORS_HEADERS);
     set.status = refusal.status;
     Object.assign(set.headers, refusal.headers);
     return bodyFor(refusal, isEventsHost(request) ? "events" : "api");

@@ -22,6 +22,7 @@ export type ApiTag =
   | "Webhooks"
   | "Automation"
   | "Split tests"
+  | "Playback protection"
   | "Events host"
   | "Media"
   | "Operator";

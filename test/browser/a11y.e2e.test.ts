@@ -73,6 +73,7 @@ test("axe-core: no serious or critical violation on any dashboard page", async (
     "/settings/tokens",
     "/settings/metrics",
     "/settings/integrations",
+    "/settings/protection",
   ]) {
     await page.goto(base + path);
     await check(path);

@@ -10,6 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CollectBatch, PlayerConfig } from "../../player/types.ts";
+import type { PlaybackGuard } from "../../contract/player-config.ts";
 import type { TrackBody } from "../../server/hosts/events/model.ts";
 import { buildEntry as buildVideoEntry, coreFor } from "../../compiler/build.ts";
 import { featureFlags, type FeatureFlags } from "../../compiler/flags.ts";
@@ -66,8 +67,8 @@ export async function buildCore(outdir: string): Promise<PlayerBuild> {
 }
 
 /** The per-video entry, built by the compiler itself; returns its code. */
-export async function buildEntry(config: PlayerConfig, coreUrl: string, flags: PlayerFlags = {}): Promise<string> {
-  return new TextDecoder().decode(await buildVideoEntry(join(ROOT, "player/entry.ts"), config, coreUrl, flags));
+export async function buildEntry(config: PlayerConfig, coreUrl: string, flags: PlayerFlags = {}, protection: PlaybackGuard | null = null): Promise<string> {
+  return new TextDecoder().decode(await buildVideoEntry(join(ROOT, "player/entry.ts"), config, coreUrl, flags, null, protection));
 }
 
 /** The flags a deploy of these settings would compile with (compiler/flags.ts, the one rule). */

@@ -616,6 +616,33 @@ describe("split tests", () => {
   }, 60_000);
 });
 
+describe("playback protection", () => {
+  test("defaults, protection of a video, tokens, signing keys and the embed player's token", async () => {
+    await answers("GET /api/v1/playback-defaults", 200, api("GET", "/playback-defaults"));
+    await answers("PATCH /api/v1/playback-defaults", 200, api("PATCH", "/playback-defaults", { body: { require_signed_urls: false } }));
+    await answers("PATCH /api/v1/playback-defaults", 422, api("PATCH", "/playback-defaults", { body: { allowed_origins: ["no such host!"] } }));
+    const guarded = await answers("POST /api/v1/videos", 201, api("POST", "/videos", { body: { title: "Guarded" } }));
+    const id = guarded.body.video.id;
+    await answers("PATCH /api/v1/videos/{video}", 200, api("PATCH", `/videos/${id}`, { body: { allowed_origins: ["shop.example"] } }));
+    await answers("PATCH /api/v1/videos/{video}", 422, api("PATCH", `/videos/${id}`, { body: { allowed_origins: ["https://shop.example"] } }));
+    const token = "POST /api/v1/videos/{video}/token";
+    await answers(token, 200, api("POST", `/videos/${id}/token`, { body: { exp: Math.floor(Date.now() / 1000) + 60 } }));
+    await answers(token, 404, api("POST", `/videos/${HUGE}/token`, { body: {} }));
+    await answers(token, 422, api("POST", `/videos/${id}/token`, { body: { exp: 1 } }));
+    const made = await answers("POST /api/v1/signing-keys", 201, api("POST", "/signing-keys"));
+    await answers("GET /api/v1/signing-keys", 200, api("GET", "/signing-keys"));
+    await answers("DELETE /api/v1/signing-keys/{id}", 200, api("DELETE", `/signing-keys/${made.body.signing_key.id}`));
+    await answers("DELETE /api/v1/signing-keys/{id}", 404, api("DELETE", `/signing-keys/${made.body.signing_key.id}`));
+    await answers("DELETE /api/v1/signing-keys/{id}", 422, api("DELETE", `/signing-keys/${"x".repeat(65)}`));
+    await answers("POST /api/v1/signing-keys", 422, api("POST", "/signing-keys", { headers: longKey }));
+    const player = "GET /v1/playback/{code}/token";
+    await answers(player, 200, t.call("GET", `/v1/playback/${guarded.body.video.code}/token`, { headers: { Origin: "https://shop.example" } }));
+    await answers(player, 403, t.call("GET", `/v1/playback/${guarded.body.video.code}/token`, { headers: { Origin: "https://elsewhere.example" } }));
+    await answers(player, 404, t.call("GET", `/v1/playback/${crypto.randomUUID()}/token`));
+    await answers(player, 404, t.call("GET", "/v1/playback/not-a-code/token"));
+  });
+});
+
 describe("coverage", () => {
   /** Statuses an operation documents but this file does not provoke, and why (see the header). */
   const NOT_PROVOKED: Record<string, number[]> = Object.fromEntries(

@@ -173,6 +173,12 @@ describe("player size budget", () => {
       expect(full).toContain(cls);
       expect(bare).not.toContain(cls);
     }
+    // A public video ships none of the protection code (player/protection.ts); a protected one does.
+    const guarded = await buildEntry(cfg, "https://cdn.example.com/cdn/p/core.js", {}, { allowed_origins: ["shop.example"], signed: true });
+    for (const text of ["can't be played on this site", "/v1/playback/"]) {
+      expect(guarded).toContain(text);
+      expect(bare).not.toContain(text);
+    }
     // The entry stays a loader around the baked config.
     expect(gzip(bare)).toBeLessThan(gzip(JSON.stringify(cfg)) + 400);
   });

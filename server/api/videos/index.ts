@@ -9,7 +9,7 @@ import { paginate } from "../../http/pagination.ts";
 import { parseId } from "../../http/params.ts";
 import { documented } from "../../http/openapi-docs.ts";
 import { PathId, Text } from "../../http/schemas.ts";
-import { CreateVideoBody, FullVideo, ListVideosQuery, SlimVideo, StatusObject, UpdateVideoBody } from "./model.ts";
+import { CreateVideoBody, FullVideo, ListVideosQuery, SignedToken, SlimVideo, StatusObject, TokenBody, UpdateVideoBody } from "./model.ts";
 import * as videos from "./service.ts";
 import type { VideoRow } from "./repo.ts";
 import { ConfigRead, videoConfig } from "./video-config.ts";
@@ -19,7 +19,7 @@ import { SettingsRead } from "./settings-read.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
-export function videosModule(deps: Deps) {
+export function videosModule(deps: Deps, republish?: videos.Republish) {
   const { config } = deps;
   const findForRead = async (workspaceId: number, raw: string) => {
     const id = parseId(raw);
@@ -118,7 +118,7 @@ export function videosModule(deps: Deps) {
         idempotent(deps, { auth, request, set }, body, async () => {
           const id = parseId(params.video);
           if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, params.video);
-          const row = await videos.updateVideo(deps, auth.workspaceId, id, body);
+          const row = await videos.updateVideo(deps, auth.workspaceId, id, body, republish);
           return { status: 200, body: { video: videos.toFullVideo(config, row) } };
         }),
       {
@@ -195,6 +195,19 @@ export function videosModule(deps: Deps) {
         response: { 200: t.Object({ html: t.String(), mode: t.String(), timed_events: TimedEventsRead }) },
       },
     )
+    .post("/videos/:video/token", async ({ auth, body, params }) => videos.signedToken(deps, await findForRead(auth.workspaceId, params.video), body), {
+      scope: "videos:read",
+      params: VideoParams,
+      body: TokenBody,
+      detail: {
+        summary: "Mint a signed playback token",
+        description:
+          "Cloudflare Stream's `/token`: `exp` (seconds since 1970, default one hour from now, at most 24 hours ahead), `nbf`, `downloadable`, `accessRules`. " +
+          'The token goes on the manifest URL as `?token=`; the media host then passes it on to every segment (README "Signed URLs").',
+        responses: documented("api", [400, 404, 422], { 200: SignedToken }),
+      },
+      response: { 200: SignedToken },
+    })
     .get("/videos/:video/config", async ({ auth, params }) => videoConfig(deps, await findForRead(auth.workspaceId, params.video)), {
       scope: "videos:read",
       params: VideoParams,

@@ -21,10 +21,19 @@ export const CreateVideoBody = t.Object({
 });
 export type CreateVideoBody = typeof CreateVideoBody.static;
 
+/** docs/api.md "Playback protection": host names, host:port or *.domain; empty allows any site. */
+export const AllowedOrigins = t.Array(Text({ maxLength: 260 }), {
+  maxItems: 50,
+  error: "The allowed_origins must be a list of at most 50 host names (host, host:port or *.domain).",
+});
+export const RequireSignedUrls = t.Boolean({ error: "The require_signed_urls field must be true or false." });
+
 export const UpdateVideoBody = t.Object({
   title: t.Optional(Title),
   folder_id: t.Optional(t.Nullable(FolderId)),
   tags: t.Optional(Tags),
+  allowed_origins: t.Optional(AllowedOrigins),
+  require_signed_urls: t.Optional(RequireSignedUrls),
 });
 export type UpdateVideoBody = typeof UpdateVideoBody.static;
 
@@ -78,8 +87,22 @@ export const FullVideo = t.Object(
     portrait_thumb: t.Nullable(t.String()),
     script_url: t.String(),
     default_orientation: t.UnionEnum(["landscape", "portrait"]),
+    allowed_origins: t.Array(t.String()),
+    require_signed_urls: t.Boolean(),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
   },
   { additionalProperties: true, description: "Also carries every option group (style_options, playback_options, ...) as an object." },
 );
+
+export const TokenBody = t.Object({
+  exp: t.Optional(t.Integer({ minimum: 1, maximum: 253402300799, error: "The exp must be a time in seconds since 1970 (an integer)." })),
+  nbf: t.Optional(t.Integer({ minimum: 1, maximum: 253402300799, error: "The nbf must be a time in seconds since 1970 (an integer)." })),
+  downloadable: t.Optional(t.Boolean({ error: "The downloadable field must be true or false." })),
+  accessRules: t.Optional(
+    t.Array(t.Object({}, { additionalProperties: true }), { maxItems: 20, error: "The accessRules must be a list of at most 20 rules." }),
+  ),
+});
+export type TokenBody = typeof TokenBody.static;
+
+export const SignedToken = t.Object({ token: t.String(), expires_at: t.String({ format: "date-time" }) });

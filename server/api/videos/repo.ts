@@ -29,6 +29,9 @@ export interface VideoRow {
   portrait_thumb: string | null;
   landscape_media: MediaState | null;
   portrait_media: MediaState | null;
+  /** Playback protection (0018): sites allowed to play it (empty: any) and whether media needs a signed token. */
+  allowed_origins: string[];
+  require_signed_urls: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,12 +52,17 @@ export async function findVideoById(sql: Db, id: number): Promise<VideoRow | und
 export async function insertVideo(
   sql: Db,
   video: Pick<VideoRow, "workspace_id" | "title" | "folder_id" | "tags" | "player_version" | "plain_mode" | "settings"> &
-    Partial<Pick<VideoRow, "default_orientation">>,
+    Partial<Pick<VideoRow, "default_orientation" | "allowed_origins" | "require_signed_urls">>,
 ): Promise<VideoRow> {
+  // A new video starts with its workspace's playback defaults unless told otherwise.
   const [row]: [VideoRow?] = await sql`
-    INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings)
-    VALUES (${video.workspace_id}, ${crypto.randomUUID()}, ${video.title}, ${video.folder_id}, ${sql.array(video.tags)},
-            ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${json(sql, video.settings)})
+    INSERT INTO videos (workspace_id, code, title, folder_id, tags, player_version, plain_mode, default_orientation, settings,
+                        allowed_origins, require_signed_urls)
+    SELECT ${video.workspace_id}, ${crypto.randomUUID()}, ${video.title}, ${video.folder_id}, ${sql.array(video.tags)},
+           ${video.player_version}, ${video.plain_mode}, ${video.default_orientation ?? "landscape"}, ${json(sql, video.settings)},
+           ${video.allowed_origins === undefined ? sql`COALESCE(d.allowed_origins, '{}')` : sql.array(video.allowed_origins)},
+           ${video.require_signed_urls === undefined ? sql`COALESCE(d.require_signed_urls, false)` : video.require_signed_urls}
+    FROM (SELECT 1) one LEFT JOIN playback_defaults d ON d.workspace_id = ${video.workspace_id}
     RETURNING *`;
   return row!;
 }
@@ -63,13 +71,15 @@ export async function updateVideo(
   sql: Db,
   workspaceId: number,
   id: number,
-  changes: { title?: string; folder_id?: number | null; tags?: string[] },
+  changes: { title?: string; folder_id?: number | null; tags?: string[]; allowed_origins?: string[]; require_signed_urls?: boolean },
 ): Promise<VideoRow | undefined> {
   const [row]: [VideoRow?] = await sql`
     UPDATE videos SET
       title = ${changes.title === undefined ? sql`title` : changes.title},
       folder_id = ${changes.folder_id === undefined ? sql`folder_id` : changes.folder_id},
       tags = ${changes.tags === undefined ? sql`tags` : sql.array(changes.tags)},
+      allowed_origins = ${changes.allowed_origins === undefined ? sql`allowed_origins` : sql.array(changes.allowed_origins)},
+      require_signed_urls = ${changes.require_signed_urls === undefined ? sql`require_signed_urls` : changes.require_signed_urls},
       updated_at = now()
     WHERE workspace_id = ${workspaceId} AND id = ${id}
     RETURNING *`;

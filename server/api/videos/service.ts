@@ -4,12 +4,14 @@ import type { Config } from "../../config.ts";
 import { Errors } from "../../errors.ts";
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, defaultSettings, withDefaults, type GroupName, type Settings } from "../../../contract/settings.ts";
-import { SORT_COLUMNS, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
+import { SORT_COLUMNS, type TokenBody, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
 import { entryScriptUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
+import { checkedOrigins, mintToken, TOKEN_TTL_S } from "../../domains/playback/service.ts";
+import { validation } from "../../errors.ts";
 
 export const VIDEO_MODEL = "Video";
 
@@ -35,6 +37,8 @@ export function toFullVideo(config: Config, row: VideoRow) {
     script_url: scriptUrl(config, row.code),
     default_orientation: row.default_orientation,
     ...withDefaults(row.settings),
+    allowed_origins: row.allowed_origins ?? [],
+    require_signed_urls: row.require_signed_urls ?? false,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -154,19 +158,37 @@ export async function createVideo(deps: Deps, workspaceId: number, input: Create
   });
 }
 
-export async function updateVideo(deps: Deps, workspaceId: number, id: number, input: UpdateVideoBody): Promise<VideoRow> {
-  return deps.sql
+/** Builds a video's player again (domains/publish, handed in by app.ts: publish reads videos' rows, so videos does not import it). */
+export type Republish = (workspaceId: number, videoId: number) => Promise<unknown>;
+
+export async function updateVideo(deps: Deps, workspaceId: number, id: number, input: UpdateVideoBody, republish?: Republish): Promise<VideoRow> {
+  const changes = { ...input, ...(input.allowed_origins && { allowed_origins: checkedOrigins("allowed_origins", input.allowed_origins) }) };
+  let before: Pick<VideoRow, "allowed_origins" | "require_signed_urls"> | undefined;
+  const row = await deps.sql
     .begin(async (tx) => {
       if (input.folder_id != null && !(await repo.folderBelongsTo(tx, workspaceId, input.folder_id))) {
         if (!(await repo.findVideo(tx, workspaceId, id))) throw Errors.modelNotFound(VIDEO_MODEL, id);
         throw Errors.folderNotFound();
       }
-      const row = await repo.updateVideo(tx, workspaceId, id, input);
+      if (input.allowed_origins !== undefined || input.require_signed_urls !== undefined) before = await repo.lockVideo(tx, workspaceId, id);
+      const row = await repo.updateVideo(tx, workspaceId, id, changes);
       if (!row) throw Errors.modelNotFound(VIDEO_MODEL, id);
       return row;
     })
     .finally(() => deps.videoCache.evict(id));
+  if (before && protectionChanged(before, row)) {
+    deps.playback.forgetProtection(row.code);
+    // The player checks the site itself and asks for tokens: a published one is built again.
+    // The media host enforces the new rules at once; a failed build leaves the old player, which says so when refused.
+    if (republish && (row.landscape_hls || row.portrait_hls)) {
+      await republish(workspaceId, id).catch((error) => deps.log.warn("republish after a protection change failed", { video_id: id, error: String(error) }));
+    }
+  }
+  return row;
 }
+
+const protectionChanged = (a: Pick<VideoRow, "allowed_origins" | "require_signed_urls">, b: typeof a) =>
+  a.require_signed_urls !== b.require_signed_urls || a.allowed_origins.join(",") !== b.allowed_origins.join(",");
 
 /** Rule 4: same settings and player version, "<title> (copy)", never the media. */
 export async function duplicateVideo(deps: Deps, workspaceId: number, id: number): Promise<VideoRow> {
@@ -183,6 +205,8 @@ export async function duplicateVideo(deps: Deps, workspaceId: number, id: number
       plain_mode: source.plain_mode,
       default_orientation: source.default_orientation,
       settings: structuredClone(withDefaults(source.settings)),
+      allowed_origins: source.allowed_origins,
+      require_signed_urls: source.require_signed_urls,
     });
   });
 }
@@ -226,4 +250,20 @@ async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }
 
 export function settingsOf(row: VideoRow): Settings {
   return withDefaults(row.settings);
+}
+
+/** Tokens minted here live at most a day; longer ones come from the seller's own signing key. */
+const MAX_TOKEN_AHEAD_S = 24 * 3600;
+
+/** docs/api.md "Signed URLs": a token for this video, signed with the workspace's own key. */
+export async function signedToken(deps: Deps, row: VideoRow, body: TokenBody) {
+  const now = Math.floor(deps.clock.now() / 1000);
+  const exp = body.exp ?? now + TOKEN_TTL_S;
+  if (exp <= now || exp > now + MAX_TOKEN_AHEAD_S) throw validation({ exp: ["The exp must be in the future and at most 24 hours ahead."] });
+  return mintToken(deps, row.workspace_id, row.code, {
+    exp,
+    ...(body.nbf !== undefined && { nbf: body.nbf }),
+    ...(body.downloadable !== undefined && { downloadable: body.downloadable }),
+    ...(body.accessRules !== undefined && { accessRules: body.accessRules }),
+  });
 }

@@ -26,6 +26,7 @@ import {
   type SplitTestEmbed,
 } from "../../../compiler/index.ts";
 import { withDefaults, type Settings } from "../../../contract/settings.ts";
+import type { PlaybackGuard } from "../../../contract/player-config.ts";
 import { lockVideo } from "../../api/videos/repo.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import * as repo from "./repo.ts";
@@ -62,10 +63,18 @@ export async function compileAndPush(deps: Deps, db: Db, video: VideoRow, settin
     sources: playerSources(deps),
     // The control of a split test that is not ended: its embed serves the test.
     splitTest: splitTestCode ? splitTestEmbed(workspaceCode, splitTestCode, video.code) : null,
+    protection: playbackGuard(video),
   });
   const push = await pushPlayer([deps.blobs.cdnA, deps.blobs.cdnB], player);
   await entryChanged(deps, player.entryKey);
   return { versionHash: player.versionHash, rollback: () => push.rollback().finally(() => entryChanged(deps, player.entryKey)) };
+}
+
+/** A protected video's rules for its entry; null for a public one (rows read before 0018 lack the columns). */
+function playbackGuard(video: VideoRow): PlaybackGuard | null {
+  const allowed = video.allowed_origins ?? [];
+  const signed = video.require_signed_urls === true;
+  return allowed.length > 0 || signed ? { allowed_origins: allowed, signed } : null;
 }
 
 /**

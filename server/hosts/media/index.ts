@@ -3,6 +3,9 @@
  * media BlobStore when no CDN base URL is configured. Range requests (players
  * seek with them), exact content types and open CORS (the player runs on
  * customers' pages). Only `videos/` is public: uploaded sources stay private.
+ * A protected video's files (README "Playback protection") go only to an allowed
+ * origin with, when it requires signed URLs, a valid token; its playlists are
+ * written for the token so each segment carries it.
  */
 import type { Deps } from "../../deps.ts";
 import { createModule } from "../../http/module.ts";
@@ -11,9 +14,24 @@ import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
 import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { isProtected, refusal, withToken } from "../../domains/playback/guard.ts";
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+const REFUSALS = { origin: "This video can't be played on this site.", token: "A valid playback token for this video is required." } as const;
+
+function forbidden(why: keyof typeof REFUSALS): Response {
+  return new Response(REFUSALS[why], { status: 403, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+const isPlaylist = (key: string) => key.endsWith(".m3u8");
+
+/** `?token=` of a media URL (read without building a URL object: this runs on every segment). */
+function tokenParam(url: string): string | null {
+  const query = url.indexOf("?");
+  return query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get("token");
 }
 
 export function mediaModule(deps: Deps) {
@@ -26,6 +44,14 @@ export function mediaModule(deps: Deps) {
       return notFound();
     }
     if (!decoded.startsWith(PUBLIC_PREFIX)) return notFound();
+    const code = decoded.slice(PUBLIC_PREFIX.length).split("/")[0]!;
+    const protection = await deps.playback.protection(code);
+    const guarded = protection !== null && isProtected(protection);
+    const token = guarded && protection.require_signed_urls ? tokenParam(request.url) : null;
+    if (guarded) {
+      const why = await refusal(deps.playback, protection, code, request.headers, token);
+      if (why) return forbidden(why);
+    }
     try {
       const info = await store.head(decoded);
       if (!info) return notFound();
@@ -33,8 +59,10 @@ export function mediaModule(deps: Deps) {
         ...CORS,
         "Accept-Ranges": "bytes",
         "Content-Type": info.contentType ?? "application/octet-stream",
-        "Cache-Control": info.cacheControl ?? "public, max-age=60",
+        // A protected file is answered per page and token: no shared cache keeps it.
+        "Cache-Control": guarded ? "private, no-store" : (info.cacheControl ?? "public, max-age=60"),
       };
+      if (token && isPlaylist(decoded)) return playlistFor(decoded, token, headers, head);
       if (info.etag) headers.ETag = info.etag;
       if (info.lastModified) headers["Last-Modified"] = info.lastModified.toUTCString();
       if (etagMatches(request.headers.get("if-none-match"), info.etag)) return new Response(null, { status: 304, headers });
@@ -60,6 +88,16 @@ export function mediaModule(deps: Deps) {
       }
       throw error;
     }
+  };
+
+  /** A playlist as written for a token: read whole (playlists are small), each URI carrying it. */
+  const playlistFor = async (key: string, token: string, headers: Record<string, string>, head: boolean): Promise<Response> => {
+    const object = await deps.blobs.media.get(key);
+    if (!object) return notFound();
+    const body = withToken(await new Response(object.body).text(), token);
+    const rest: Record<string, string> = { ...headers, "Content-Length": String(Buffer.byteLength(body)) };
+    delete rest["Accept-Ranges"];
+    return new Response(head ? null : body, { status: 200, headers: rest });
   };
 
   return createModule("media", { tag: "Media", hidden: true })

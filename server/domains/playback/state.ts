@@ -1,0 +1,106 @@
+/**
+ * What the media host decides on without a database read per request: each
+ * video's protection by code (a few seconds; writes here evict at once) and the
+ * live signing keys (reloaded every KEY_REFRESH_MS, so a key revoked in another
+ * process stops working within that delay; here at once).
+ */
+import type { Db } from "../../storage/postgres.ts";
+import { TtlCache } from "../../lib/ttl-cache.ts";
+import * as repo from "./repo.ts";
+import type { Protection } from "./repo.ts";
+import { verifyToken } from "./tokens.ts";
+
+/** README "Signed URLs": how long a revoked key may still verify in another process. */
+export const KEY_REFRESH_MS = 10_000;
+const PROTECTION_TTL_MS = 5_000;
+/** An unknown key id reloads the ring at most this often (a key just made in another process). */
+const MISS_REFRESH_MS = 1_000;
+/** How long a verified token is remembered (its expiry and key are still checked on each use). */
+const VERIFIED_TTL_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class PlaybackState {
+  private readonly protections: TtlCache<Protection | null>;
+  /** Tokens whose signature checked out: each segment of a playback repeats its token, verified once. */
+  private readonly verified: TtlCache<{ sub: string; kid: string; exp: number }>;
+  private keys = new Map<string, { workspaceId: number; secret: Uint8Array }>();
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly sql: Db,
+    private readonly now: () => number,
+  ) {
+    this.protections = new TtlCache(50_000, now);
+    this.verified = new TtlCache(50_000, now);
+  }
+
+  /**
+   * The video code and workspace a token is good for now, or null (bad signature,
+   * expired, or its key unknown or revoked). A token verified before is only
+   * checked for expiry and for its key still being live.
+   */
+  async tokenHolder(token: string): Promise<{ code: string; workspaceId: number } | null> {
+    const seen = this.verified.get(token);
+    const keys = await this.keyRing(seen?.kid ?? kidOf(token));
+    const nowS = Math.floor(this.now() / 1000);
+    if (seen) {
+      const key = keys(seen.kid);
+      return key && seen.exp > nowS ? { code: seen.sub, workspaceId: key.workspaceId } : null;
+    }
+    const check = verifyToken(token, (kid) => keys(kid)?.secret, nowS);
+    if (!check.ok) return null;
+    const { sub, kid, exp } = check.claims;
+    this.verified.set(token, { sub, kid, exp }, Math.min(VERIFIED_TTL_MS, exp * 1000 - this.now()));
+    return { code: sub, workspaceId: keys(kid)!.workspaceId };
+  }
+
+  /** The protection of the video with this code; null for no such video (or a code that is no UUID). */
+  async protection(code: string): Promise<Protection | null> {
+    if (!UUID.test(code)) return null;
+    const cached = this.protections.get(code);
+    if (cached !== undefined) return cached;
+    const row = (await repo.protectionOf(this.sql, code)) ?? null;
+    this.protections.set(code, row, PROTECTION_TTL_MS);
+    return row;
+  }
+
+  forgetProtection(code: string): void {
+    this.protections.delete(code);
+  }
+
+  /** The key ring as of at most KEY_REFRESH_MS ago (sooner for a key it does not know). */
+  async keyRing(kid?: string): Promise<(kid: string) => { workspaceId: number; secret: Uint8Array } | undefined> {
+    const age = this.now() - this.loadedAt;
+    if (age >= KEY_REFRESH_MS || (kid !== undefined && !this.keys.has(kid) && age >= MISS_REFRESH_MS)) await this.reload();
+    return (k) => this.keys.get(k);
+  }
+
+  /** A key made or revoked in this process counts at once. */
+  keysChanged(): void {
+    this.loadedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  private reload(): Promise<void> {
+    this.loading ??= repo
+      .liveKeys(this.sql)
+      .then((rows) => {
+        this.keys = new Map(rows.map((r) => [r.id, { workspaceId: r.workspace_id, secret: Buffer.from(r.secret, "base64url") }]));
+        this.loadedAt = this.now();
+      })
+      .finally(() => {
+        this.loading = undefined;
+      });
+    return this.loading;
+  }
+}
+
+/** The key id a token's header names, without checking anything. */
+function kidOf(token: string): string | undefined {
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf(".")), "base64url").toString("utf8")) as { kid?: unknown };
+    return typeof header.kid === "string" ? header.kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
