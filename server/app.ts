@@ -11,6 +11,7 @@ import { openapiWithErrors } from "./http/openapi-docs.ts";
 import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./api/admin/index.ts";
+import { accountsModule } from "./api/accounts/index.ts";
 import { foldersModule } from "./api/folders/index.ts";
 import { videosModule } from "./api/videos/index.ts";
 import { settingsModule } from "./api/settings/index.ts";
@@ -99,6 +100,12 @@ export function createApp(deps: Deps, options: AppOptions) {
               securitySchemes: {
                 bearer: { type: "http", scheme: "bearer", description: "A scoped token (flt_...)." },
                 apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+                sessionCookie: {
+                  type: "apiKey",
+                  in: "cookie",
+                  name: "fl_session",
+                  description: 'The dashboard\'s session (README "The dashboard"); calls that change something also send `X-CSRF-Token`.',
+                },
                 metricsToken: {
                   type: "http",
                   scheme: "bearer",
@@ -111,6 +118,7 @@ export function createApp(deps: Deps, options: AppOptions) {
         }),
       )
       .use(adminModule(deps, options.adminKey))
+      .use(accountsModule(deps))
       .use(cdnModule(deps))
       .use(ingestAdminModule(deps, options.adminKey))
       .use(processesAdminModule(deps, options.adminKey))

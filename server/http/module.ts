@@ -24,7 +24,8 @@ export type ApiTag =
   | "Split tests"
   | "Events host"
   | "Media"
-  | "Operator";
+  | "Operator"
+  | "Accounts";
 
 export interface ModuleOptions<Prefix extends string> {
   /** The section its routes are listed under; without one, each route names its own. */
