@@ -41,6 +41,13 @@ type Holds<Checks extends Record<string, true>> = Checks;
 
 /** Each route the dashboard reads and its body in contract/api.ts: the two accept each other. */
 interface Exact {
+  "post /account/v1/sign-in": api.SignedIn;
+  "post /account/v1/invites/accept": api.SignedIn;
+  "get /account/v1/me": api.AccountMe;
+  "post /account/v1/workspaces/:id/api-token 201": api.SessionTokenMinted;
+  "get /account/v1/workspaces/:id/members": api.Team;
+  "post /account/v1/workspaces/:id/invites 201": api.InviteCreated;
+  "get /account/v1/workspaces/:id/audit": api.AuditList;
   "get /admin/v1/workspaces": api.WorkspaceList;
   "post /admin/v1/workspaces 201": api.WorkspaceCreated;
   "get /admin/v1/workspaces/:id/tokens": api.TokenList;
