@@ -99,7 +99,7 @@ function App() {
 
   let page: preact.JSX.Element | null = null;
   let m: Record<string, string> | undefined;
-  if (path === "/home") page = <Home />;
+  if (path === "/home") page = <Home query={query} />;
   else if (path === "/videos") page = <Videos query={query} />;
   else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;

@@ -8,11 +8,10 @@
  * in; axe-core finds no serious violation on the new pages.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, tempDir, until } from "../helpers/browser.ts";
-import { startServer, type ServerProcess } from "../helpers/server-process.ts";
+import { firstStart, startServer, type ServerProcess } from "../helpers/server-process.ts";
 import { axeProblems } from "../helpers/axe.ts";
 
 const OWNER = "owner@shop.example";
@@ -30,13 +29,10 @@ beforeAll(async () => {
   dir = tempDir("fl-accounts-");
   [server, browser] = await Promise.all([startServer(dir, { OWNER_EMAIL: OWNER, TRUST_PROXY: "1" }), launchBrowser()]);
   // What the operator reads on the console at first start.
-  const printed = (await until(() => {
-    const log = readFileSync(join(dir, "server.log"), "utf8");
-    return log.includes("Password:") ? log : undefined;
-  }, 20_000))!;
-  ownerPassword = /Password: (\S+)/.exec(printed)![1]!;
-  expect(printed).toContain(`Email:    ${OWNER}`);
-  const token = /FRAMELINE_TOKEN=(\S+)/.exec(printed)![1]!;
+  const printed = await firstStart(dir);
+  expect(printed.email).toBe(OWNER);
+  ownerPassword = printed.password;
+  const token = printed.token;
   const created = await fetch(`${server.base}/api/v1/videos`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },

@@ -57,3 +57,16 @@ export async function startServer(dir: string, extra: Record<string, string> = {
     };
   }
 }
+
+/** What the first start printed: the first owner's email and password, and the Default workspace's token. */
+export async function firstStart(dir: string): Promise<{ email: string; password: string; token: string }> {
+  const printed = (await until(() => {
+    const log = readFileSync(join(dir, "server.log"), "utf8");
+    return log.includes("Password:") ? log : undefined;
+  }, 20_000))!;
+  return {
+    email: /Email: +(\S+)/.exec(printed)![1]!,
+    password: /Password: (\S+)/.exec(printed)![1]!,
+    token: /FRAMELINE_TOKEN=(\S+)/.exec(printed)![1]!,
+  };
+}
