@@ -347,6 +347,12 @@ export interface WorkspaceOverviewRow extends GroupMetrics {
   video_code: string;
   title: string;
 }
+/** `GET /analytics/live`: Home's "watching now". */
+export interface WatchingNow {
+  watching_now: number;
+  since: string;
+}
+
 export interface WorkspaceOverview {
   from: string;
   to: string;

@@ -72,6 +72,7 @@ interface Exact {
   "get /api/v1/videos/:video/analytics/overview": api.SellerOverview;
   "get /api/v1/videos/:video/analytics/breakdown": api.Breakdown;
   "get /api/v1/analytics/overview": api.WorkspaceOverview;
+  "get /api/v1/analytics/live": api.WatchingNow;
   "get /api/v1/videos/:video/ad-spend": api.AdSpendList;
   "post /api/v1/videos/:video/ad-spend 201": api.AdSpendSaved;
   "delete /api/v1/videos/:video/ad-spend/:id": api.Deleted;

@@ -18,6 +18,7 @@ import { settingsModule } from "./api/settings/index.ts";
 import { playlistsModule } from "./api/playlists/index.ts";
 import { cdnModule } from "./hosts/cdn/index.ts";
 import { analyticsModule } from "./api/analytics/index.ts";
+import { liveModule } from "./api/analytics/live.ts";
 import { adSpendModule } from "./api/ad-spend/index.ts";
 import { exportsModule } from "./api/exports/index.ts";
 import { uploadsModule } from "./api/uploads/index.ts";
@@ -51,6 +52,7 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(conversionsModule(deps))
     .use(uploadsModule(deps))
     .use(analyticsModule(deps))
+    .use(liveModule(deps))
     .use(adSpendModule(deps))
     .use(exportsModule(deps))
     .use(splitTestsModule(deps));

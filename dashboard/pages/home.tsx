@@ -1,10 +1,11 @@
 /**
  * Home: how the business is doing over a window (today, 7, 30 or 90 days, or custom,
- * kept in the URL) against the window before it, plays and impressions a day, and
- * every video ranked by what pays, all read from GET /analytics/overview. A new
+ * kept in the URL) against the window before it, who is watching now, plays and
+ * impressions a day, and every video ranked by what pays, read from
+ * GET /analytics/overview and GET /analytics/live. A new
  * workspace is walked through upload, settings and the embed snippet instead.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select, BarCell } from "../components.tsx";
@@ -12,7 +13,7 @@ import { navigate } from "../router.ts";
 import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
 import { Stat } from "./seller.tsx";
 import { change, daysIn, daysOf, PRESETS, presetWindow, previousWindow, totalsOf, type Preset, type Totals, type Window } from "../business.ts";
-import type { WorkspaceOverview as Overview, WorkspaceOverviewRow as Row } from "../../contract/api.ts";
+import type { WatchingNow as Live, WorkspaceOverview as Overview, WorkspaceOverviewRow as Row } from "../../contract/api.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -135,6 +136,7 @@ export function Home({ query }: { query: URLSearchParams }) {
       <ErrorBox error={now.error ?? then.error} />
       {t && (
         <ul class="cards" aria-label="Your business">
+          <WatchingNow />
           <Stat label="Impressions" value={num(t.impressions)} note={note((x) => x.impressions)} hint="Sessions shown a player" />
           <Stat label="Plays" value={num(t.plays)} note={note((x) => x.plays)} hint="True plays: a click on play, or an unmute of an autoplay" />
           <Stat label="Play rate" value={pct(t.play_rate)} note={note((x) => x.play_rate)} />
@@ -228,6 +230,17 @@ export function Home({ query }: { query: URLSearchParams }) {
       )}
     </section>
   );
+}
+
+/** Viewers with a heartbeat in the last minute, read again every 15 seconds. */
+function WatchingNow() {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((n) => n + 1), 15_000);
+    return () => clearInterval(timer);
+  }, []);
+  const live = useAsync((signal) => call<Live>("GET", "/analytics/live", { signal }), [tick]);
+  return <Stat label="Watching now" value={live.data ? num(live.data.watching_now) : "…"} hint="Viewers whose player sent a heartbeat in the last minute" />;
 }
 
 /** A workspace with no video yet: the three steps to a first sale. */

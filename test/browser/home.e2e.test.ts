@@ -2,7 +2,7 @@
  * Home in real Chromium against the real server: a workspace without a video walks
  * the seller through upload, settings and the embed snippet; with viewers and a sale
  * (sent through the real events host and conversions API) the owner sees the
- * workspace's totals for the window, the change against the window before, the
+ * workspace's totals for the window, who is watching now, the change against the window before, the
  * chart of the days and the ranked videos, and the window stays in the URL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -80,7 +80,16 @@ test("with viewers and a sale, Home shows the window's totals, the change, the d
         video_code: video.code,
         session_id: session,
         device_id: `device-${session}`,
-        events: [{ type: "load", t: now - 3000, video_time: 0 }, ...(played ? [{ type: "play", t: now - 2000, video_time: 0 }] : [])],
+        // The two who play are still watching: their players' heartbeats came in this minute.
+        events: [
+          { type: "load", t: now - 3000, video_time: 0 },
+          ...(played
+            ? [
+                { type: "play", t: now - 2000, video_time: 0 },
+                { type: "heartbeat", t: now - 1000, video_time: 1, ranges: [{ from_s: 0, to_s: 1 }] },
+              ]
+            : []),
+        ],
       }),
     });
     expect(res.status).toBe(200);
@@ -92,6 +101,7 @@ test("with viewers and a sale, Home shows the window's totals, the change, the d
   const figure = (label: string) => page.locator(`[data-overview="${label}"]`);
   await page.waitForFunction(() => document.querySelector('[data-overview="Impressions"]')?.textContent === "3", undefined, { timeout: 30_000 });
   expect(await figure("Plays").textContent()).toBe("2");
+  await page.waitForFunction(() => document.querySelector('[data-overview="Watching now"]')?.textContent === "2", undefined, { timeout: 10_000 });
   expect(await figure("Play rate").textContent()).toBe("66.7 %");
   expect(await figure("Orders").textContent()).toBe("1");
   expect(await figure("Revenue (USD)").textContent()).toBe("$120.00");

@@ -528,6 +528,7 @@ describe("conversions, analytics and ad spend", () => {
     await answers(breakdown, 404, api("GET", `/videos/${HUGE}/analytics/breakdown?by=source`));
     await answers(breakdown, 422, api("GET", `/videos/${video.id}/analytics/breakdown`));
     await answers("GET /api/v1/analytics/overview", 200, api("GET", "/analytics/overview?sort=revenue&currency=USD"));
+    await answers("GET /api/v1/analytics/live", 200, api("GET", "/analytics/live"));
     await answers("GET /api/v1/analytics/overview", 422, api("GET", "/analytics/overview?currency=US"));
   });
 });
