@@ -103,7 +103,7 @@ function App() {
   else if (path === "/videos") page = <Videos query={query} />;
   else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
-  else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} />;
+  else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} query={query} />;
   else if (path === "/analytics") page = <AnalyticsPicker />;
   else if (path === "/split-tests") page = <SplitTests />;
   else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;

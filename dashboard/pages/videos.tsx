@@ -84,7 +84,10 @@ export function Videos({ query }: { query: URLSearchParams }) {
                   <li key={v.id}>
                     <Link href={`/videos/${v.id}`}>{v.title}</Link>
                     <small>
-                      #{v.id} · created {formatDate(v.created_at)}
+                      #{v.id} · created {formatDate(v.created_at)} ·{" "}
+                      <Link href={`/videos/${v.id}/analytics`}>
+                        Analytics<span class="sr-only"> of {v.title}</span>
+                      </Link>
                     </small>
                   </li>
                 ))}

@@ -3,7 +3,8 @@
  * the seller through upload, settings and the embed snippet; with viewers and a sale
  * (sent through the real events host and conversions API) the owner sees the
  * workspace's totals for the window, who is watching now, the change against the window before, the
- * chart of the days and the ranked videos, and the window stays in the URL.
+ * chart of the days and the ranked videos, and the window stays in the URL. A
+ * video's analytics page, opened from the videos list, shows its funnel.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -16,6 +17,8 @@ let dir: string;
 let server: ServerProcess;
 let browser: Browser | undefined;
 let owner: { email: string; password: string; token: string };
+/** The video the second test gives viewers and a sale. */
+let sold: { id: number; title: string } | undefined;
 
 beforeAll(async () => {
   dir = tempDir("fl-home-");
@@ -65,6 +68,7 @@ test("with viewers and a sale, Home shows the window's totals, the change, the d
   const { workspaces } = await json("/admin/v1/workspaces", server.adminKey);
   const workspace = workspaces.find((w: { name: string }) => w.name === "Default");
   const { video } = await json("/api/v1/videos", owner.token, { title: "Spring launch" });
+  sold = video;
   // Three viewers through the real events host: all shown the player, two press play; one buys.
   for (const [session, played] of [
     ["home-a", true],
@@ -120,5 +124,29 @@ test("with viewers and a sale, Home shows the window's totals, the change, the d
   await page.waitForURL(new RegExp(`/dashboard/home\\?from=${today}&to=${today}$`));
   await page.waitForFunction(() => document.querySelector('[data-overview="Impressions"]')?.textContent === "3", undefined, { timeout: 30_000 });
   expect(await page.locator("[data-window]").getAttribute("data-window")).toBe(`${today}/${today}`);
+  expect(await axeProblems(page)).toEqual([]);
+}, 120_000);
+
+test("a video's analytics page opens from the videos list and shows its funnel, the window kept in the URL", async () => {
+  expect(sold).toBeDefined();
+  const page = await signedInPage();
+  await page.getByRole("link", { name: `Analytics of ${sold!.title}` }).click();
+  await page.waitForURL(new RegExp(`/dashboard/videos/${sold!.id}/analytics$`));
+  const step = (label: string) => page.locator(`[data-funnel="${label}"]`);
+  await page.waitForFunction(() => document.querySelector('[data-funnel="Impressions"] .bar-num')?.textContent === "3", undefined, { timeout: 30_000 });
+  const labels = await page.locator("[data-funnel]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-funnel")));
+  expect(labels).toEqual(["Impressions", "Plays", "Watched 25 %", "Watched 50 %", "Watched 75 %", "Watched 100 %", "CTA clicks", "Leads", "Orders"]);
+  expect(await step("Plays").locator(".bar-num").textContent()).toBe("2");
+  expect(await step("Plays").locator("[data-drop]").textContent()).toBe("−33.3 %");
+  expect(await step("Orders").locator(".bar-num").textContent()).toBe("1");
+
+  // A chosen window goes into the URL and survives a reload (a link to share).
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByRole("textbox", { name: "From", exact: true }).fill(today);
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await page.waitForURL(new RegExp(`/analytics\\?from=${today}&to=${today}$`));
+  await page.reload();
+  expect(await page.getByRole("textbox", { name: "From", exact: true }).inputValue()).toBe(today);
+  await page.waitForFunction(() => document.querySelector('[data-funnel="Impressions"] .bar-num')?.textContent === "3", undefined, { timeout: 30_000 });
   expect(await axeProblems(page)).toEqual([]);
 }, 120_000);
