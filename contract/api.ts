@@ -45,7 +45,17 @@ export interface Membership extends Workspace {
   role: Role;
 }
 export interface AccountMe extends SignedIn {
+  two_factor: boolean;
   workspaces: Membership[];
+}
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+}
+export interface TwoFactorEnabled {
+  enabled: boolean;
+  /** Shown once. */
+  recovery_codes: string[];
 }
 export interface SessionTokenMinted {
   token: Token;

@@ -9,6 +9,7 @@ import * as session from "./session.ts";
 import { SignIn } from "./pages/sign-in.tsx";
 import { Join } from "./pages/join.tsx";
 import { Team } from "./pages/team.tsx";
+import { Account } from "./pages/account.tsx";
 import type { Role } from "../contract/roles.ts";
 import { Workspaces } from "./pages/workspaces.tsx";
 import { Settings } from "./pages/settings.tsx";
@@ -73,6 +74,11 @@ function Shell({ path, children }: { path: string; children: preact.ComponentChi
               <span class="sr-only"> (switch workspace)</span>
             </Link>
           )}
+          {session.account() && (
+            <Link href="/account" class="ws">
+              Your account
+            </Link>
+          )}
           <button type="button" class="link" onClick={() => out()}>
             Sign out
           </button>
@@ -109,6 +115,7 @@ function App() {
   else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;
   else if (path === "/webhooks") page = <Webhooks />;
   else if (path === "/team") page = <Team />;
+  else if (path === "/account" && session.account()) page = <Account />;
   else if ((m = match("/settings/:tab", path))) page = <Settings tab={m.tab} />;
   else if (path === "/settings") return <Redirect to="/settings/tokens" />;
   else

@@ -44,6 +44,8 @@ interface Exact {
   "post /account/v1/sign-in": api.SignedIn;
   "post /account/v1/invites/accept": api.SignedIn;
   "get /account/v1/me": api.AccountMe;
+  "post /account/v1/two-factor/setup": api.TwoFactorSetup;
+  "post /account/v1/two-factor/enable": api.TwoFactorEnabled;
   "post /account/v1/workspaces/:id/api-token 201": api.SessionTokenMinted;
   "get /account/v1/workspaces/:id/members": api.Team;
   "post /account/v1/workspaces/:id/invites 201": api.InviteCreated;

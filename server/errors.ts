@@ -46,6 +46,11 @@ export const ErrorTable = {
   AUTH_REQUIRED: row(401, "coded", "No API token was sent. Use Authorization: Bearer <token> or X-API-Key."),
   INVALID_TOKEN: row(401, "coded", "The API token is wrong, expired or revoked."),
   INVALID_CREDENTIALS: row(401, "coded", "The email or the password is wrong."),
+  TWO_FACTOR_REQUIRED: row(
+    401,
+    "coded",
+    "This account signs in with a second factor: send the code from the authenticator app, or a recovery code, as `code`.",
+  ),
   CSRF_REJECTED: row(403, "coded", "This change needs the session's X-CSRF-Token header. Reload the dashboard and try again."),
   INSUFFICIENT_ROLE: row(403, "coded", "Your role in this workspace does not allow this."),
   INSUFFICIENT_SCOPE: row(403, "coded", "The token lacks the scope this call needs."),

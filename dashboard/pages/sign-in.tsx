@@ -13,6 +13,13 @@ import type { AccountMe, SignedIn } from "../../contract/api.ts";
 export function SignIn() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  // Asked for once the password was right on an account with two-factor sign-in.
+  const [code, setCode] = useState<string>();
+  const asked = code !== undefined;
+  // The form grew a field after a submit: take the keyboard there.
+  useEffect(() => {
+    if (asked) document.getElementById("code")?.focus();
+  }, [asked]);
   const [key, setKey] = useState("");
   const [error, setError] = useState<unknown>();
   const [keyError, setKeyError] = useState<unknown>();
@@ -30,8 +37,13 @@ export function SignIn() {
     setBusy(true);
     setError(undefined);
     try {
-      enter(await post<SignedIn>("/account/v1/sign-in", { email: email.trim(), password }));
+      enter(await post<SignedIn>("/account/v1/sign-in", { email: email.trim(), password, ...(code ? { code: code.trim() } : {}) }));
     } catch (err) {
+      if (err instanceof HttpError && err.code === "TWO_FACTOR_REQUIRED") {
+        setCode("");
+        setError(undefined);
+        return;
+      }
       setError(err);
     } finally {
       setBusy(false);
@@ -68,8 +80,13 @@ export function SignIn() {
             <input {...a} type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
           )}
         </Field>
+        {code !== undefined && (
+          <Field id="code" label="Code" hint="The 6 digits your authenticator app shows now, or one of your recovery codes.">
+            {(a) => <input {...a} autoComplete="one-time-code" inputMode="text" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />}
+          </Field>
+        )}
         <ErrorBox error={error} />
-        <button type="submit" disabled={busy || !email.trim() || !password}>
+        <button type="submit" disabled={busy || !email.trim() || !password || code === ""}>
           {busy ? "Logging in…" : "Log in"}
         </button>
       </form>

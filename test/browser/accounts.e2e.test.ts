@@ -5,7 +5,8 @@
  * link; the analyst joins in another context, reads analytics and is refused
  * Settings and the team; a change without the CSRF header is refused; guessing the
  * owner's password from one address gets locked out while the owner still signs
- * in; axe-core finds no serious violation on the new pages.
+ * in; the owner turns on two-factor sign-in and signs in with a recovery code;
+ * axe-core finds no serious violation on the new pages.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -13,6 +14,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, tempDir, until } from "../helpers/browser.ts";
 import { firstStart, startServer, type ServerProcess } from "../helpers/server-process.ts";
 import { axeProblems } from "../helpers/axe.ts";
+import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
 
 const OWNER = "owner@shop.example";
 const ANALYST = "analyst@shop.example";
@@ -171,5 +173,33 @@ test("guessing the owner's password from one address is locked out, and the owne
   const owner = await person("198.51.100.7");
   await owner.goto(`${server!.base}/dashboard`);
   await logIn(owner, OWNER, ownerPassword);
+  await owner.getByRole("button", { name: /Default.*your role: owner/ }).waitFor();
+}, 60_000);
+
+test("the owner turns on two-factor sign-in; signing in then asks for a code, and a recovery code works", async () => {
+  const owner = await person("198.51.100.10");
+  await owner.goto(`${server!.base}/dashboard`);
+  await logIn(owner, OWNER, ownerPassword);
+  await owner.getByRole("button", { name: /Default/ }).click();
+  await owner.getByRole("link", { name: "Your account" }).click();
+  await owner.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  const secret = (await owner.locator("[data-totp-secret]").textContent())!;
+  // What the authenticator app would show now.
+  await owner.getByLabel("Code from the app").fill(hotp(fromBase32(secret), stepAt(Date.now())));
+  await owner.getByRole("button", { name: "Turn two-factor sign-in on" }).click();
+  const codes = await owner.getByRole("list", { name: "Recovery codes" }).locator("li").allTextContents();
+  expect(codes).toHaveLength(10);
+  await owner.locator('[data-two-factor="on"]').waitFor();
+  expect(await axeProblems(owner)).toEqual([]);
+  await owner.getByRole("button", { name: "Sign out", exact: true }).click();
+
+  await logIn(owner, OWNER, ownerPassword);
+  const code = owner.getByLabel("Code");
+  await code.waitFor();
+  await code.fill("000000");
+  await owner.getByRole("button", { name: "Log in" }).click();
+  await until(async () => (await owner.getByRole("alert").textContent())?.includes("wrong or was used"), 10_000);
+  await code.fill(codes[0]!);
+  await owner.getByRole("button", { name: "Log in" }).click();
   await owner.getByRole("button", { name: /Default.*your role: owner/ }).waitFor();
 }, 60_000);

@@ -9,6 +9,7 @@ import { ADMIN_KEY, testApp, UNLIMITED, type TestApp, type TestResponse, type Te
 import { getEngines } from "../helpers/engines.ts";
 import { connectPostgres, migrate } from "../../server/storage/postgres.ts";
 import { ensureDefaultWorkspace, ensureFirstOwner } from "../../server/bootstrap.ts";
+import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -301,6 +302,52 @@ describe("the first owner", () => {
     } finally {
       await sql.end({ timeout: 2 }).catch(() => {});
       await db.drop();
+    }
+  }, 60_000);
+});
+
+describe("two-factor sign-in", () => {
+  test("an app's code (each once) or a recovery code (each once) is asked after the password, until it is turned off", async () => {
+    let now = Date.now();
+    const timed = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true }, clock: { now: () => now } });
+    const address = email("two-factor");
+    await timed.call("POST", "/admin/v1/users", { token: ADMIN_KEY, body: { email: address, password: PASSWORD } });
+    const outer = t;
+    t = timed;
+    try {
+      const browser = client("192.0.2.40");
+      await browser.signIn(address);
+      const { secret } = (await browser.call("POST", "/account/v1/two-factor/setup")).body;
+      const codeAt = (ms: number) => hotp(fromBase32(secret), stepAt(ms));
+      expect((await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(now + 300_000) })).status).toBe(422);
+      // Set up but not confirmed: the password alone still signs in.
+      expect((await client("192.0.2.41").signIn(address)).status).toBe(200);
+      const enabled = await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(now) });
+      expect(enabled.status).toBe(200);
+      const recovery: string[] = enabled.body.recovery_codes;
+      expect(recovery).toHaveLength(10);
+      expect((await browser.call("GET", "/account/v1/me")).body.two_factor).toBe(true);
+
+      const phone = client("192.0.2.42");
+      const asked = await phone.signIn(address);
+      expect(asked.status).toBe(401);
+      expect(asked.body.error.code).toBe("TWO_FACTOR_REQUIRED");
+      expect(asked.headers.get("set-cookie")).toBeNull();
+      // The code that confirmed the set-up is spent; the next one works, once.
+      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(401);
+      now += 30_000;
+      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(200);
+      expect((await client("192.0.2.43").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(401);
+      // A recovery code, typed any way, works once.
+      const typed = recovery[0]!.toUpperCase().replace(/-/g, " ");
+      expect((await client("192.0.2.44").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: typed })).status).toBe(200);
+      expect((await client("192.0.2.45").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: recovery[0] })).status).toBe(401);
+
+      expect((await browser.call("POST", "/account/v1/two-factor/disable", { password: "not my password" })).status).toBe(422);
+      expect((await browser.call("POST", "/account/v1/two-factor/disable", { password: PASSWORD })).body).toEqual({ enabled: false });
+      expect((await client("192.0.2.46").signIn(address)).status).toBe(200);
+    } finally {
+      t = outer;
     }
   }, 60_000);
 });

@@ -27,6 +27,7 @@ import { clip } from "../helpers/media.ts";
 import { loadConfig } from "../../server/config.ts";
 import { processNextExport } from "../../server/workers/export-builder.ts";
 import { evenSplit } from "../helpers/split-viewers.ts";
+import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
 
 type Operation = {
   security?: unknown[];
@@ -278,6 +279,13 @@ describe("dashboard accounts", () => {
     await answers(remove, 422, account("DELETE", `/workspaces/${ws.id}/members/${signedIn.body.user.id}`));
     await answers(remove, 404, account("DELETE", `/workspaces/${ws.id}/members/${HUGE}`));
     await answers(remove, 200, account("DELETE", `/workspaces/${ws.id}/members/${joined.body.user.id}`));
+    const setup = await answers("POST /account/v1/two-factor/setup", 200, account("POST", "/two-factor/setup"));
+    await answers("POST /account/v1/two-factor/enable", 422, account("POST", "/two-factor/enable", { code: "000000x" }));
+    const code = hotp(fromBase32(setup.body.secret), stepAt(Date.now()));
+    await answers("POST /account/v1/two-factor/enable", 200, account("POST", "/two-factor/enable", { code }));
+    await answers("POST /account/v1/two-factor/setup", 422, account("POST", "/two-factor/setup"));
+    await answers("POST /account/v1/two-factor/disable", 422, account("POST", "/two-factor/disable", { password: "not the password" }));
+    await answers("POST /account/v1/two-factor/disable", 200, account("POST", "/two-factor/disable", { password }));
     await answers("POST /account/v1/sign-out", 200, account("POST", "/sign-out"));
     const again = await signIn({ email, password });
     const headers2 = { Cookie: again.headers.get("set-cookie")!.split(";")[0]!, "X-CSRF-Token": again.body.csrf_token };

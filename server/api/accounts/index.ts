@@ -42,12 +42,17 @@ export function accountsModule(deps: Deps) {
   return (
     createModule("accounts", { tag: "Accounts", prefix: "/account/v1" })
       .post("/sign-in", ({ body, request, server, set }) => signedIn(set, accounts.signIn(deps, { ...body, ...clientOf(request, server) })), {
-        body: t.Object({ email: Email, password: Password }),
+        body: t.Object({
+          email: Email,
+          password: Password,
+          code: t.Optional(Text({ maxLength: 64, error: "The code must be the 6 digits of the authenticator app or a recovery code." })),
+        }),
         detail: {
           summary: "Sign in",
           description:
             "Sets the `fl_session` cookie (HttpOnly, SameSite=Lax, Secure over https) of a new session, ending the one the client came with, " +
-            "and answers its CSRF token. 401 INVALID_CREDENTIALS; after 4 failures from one address on one account, 429 RATE_LIMITED for 30 s, " +
+            "and answers its CSRF token. 401 INVALID_CREDENTIALS; an account with two-factor sign-in also sends `code` (the app's 6 digits, " +
+            "each good once, or a recovery code), else 401 TWO_FACTOR_REQUIRED; after 4 failures from one address on one account, 429 RATE_LIMITED for 30 s, " +
             "doubling with each failure up to 15 minutes (other addresses are not affected); 30 attempts a minute per address.",
           security: [],
           responses: documented("account", [400, 401, 422, 429]),
@@ -77,6 +82,7 @@ export function accountsModule(deps: Deps) {
               async ({ session: s }) => ({
                 user: { id: s.user_id, email: s.email },
                 csrf_token: s.csrf_token,
+                two_factor: s.totp_enabled,
                 workspaces: (await accounts.listMemberships(deps.sql, s.user_id)).map((w) => ({
                   id: w.id,
                   code: w.code,
@@ -127,6 +133,48 @@ export function accountsModule(deps: Deps) {
                   responses: documented("account", [403]),
                 },
                 response: { 200: t.Object({ signed_out: t.Boolean(), sessions: t.Integer() }) },
+              },
+            )
+            .post("/two-factor/setup", ({ session: s }) => accounts.setUpTwoFactor(deps, s), {
+              detail: {
+                summary: "Set up two-factor sign-in",
+                description:
+                  "A new TOTP secret (RFC 6238: SHA-1, 30 s, 6 digits) for an authenticator app, as base32 and as an `otpauth://` URI; " +
+                  "two-factor stays off until `enable` confirms a first code. 422 when it is already on.",
+                security: session,
+                responses: documented("account", [403, 422]),
+              },
+              response: { 200: t.Object({ secret: t.String(), otpauth_url: t.String() }) },
+            })
+            .post(
+              "/two-factor/enable",
+              async ({ session: s, body }) => ({ enabled: true, recovery_codes: await accounts.enableTwoFactor(deps, s, body.code) }),
+              {
+                body: t.Object({ code: Text({ minLength: 1, maxLength: 64, error: "Send the 6-digit code the app shows." }) }),
+                detail: {
+                  summary: "Turn two-factor sign-in on",
+                  description: "With a code of the secret from `setup`; answers ten recovery codes, each good once, shown only now. 422 for a wrong code.",
+                  security: session,
+                  responses: documented("account", [400, 403, 422]),
+                },
+                response: { 200: t.Object({ enabled: t.Boolean(), recovery_codes: t.Array(t.String()) }) },
+              },
+            )
+            .post(
+              "/two-factor/disable",
+              async ({ session: s, body }) => {
+                await accounts.disableTwoFactor(deps, s, body.password);
+                return { enabled: false };
+              },
+              {
+                body: t.Object({ password: Password }),
+                detail: {
+                  summary: "Turn two-factor sign-in off",
+                  description: "The account's password confirms it (422 beside `password` when wrong); the secret and recovery codes are forgotten.",
+                  security: session,
+                  responses: documented("account", [400, 403, 422]),
+                },
+                response: { 200: t.Object({ enabled: t.Boolean() }) },
               },
             )
             .post(

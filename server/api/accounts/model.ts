@@ -15,6 +15,7 @@ export const SignedIn = t.Object({ user: User, csrf_token: t.String({ descriptio
 export const Me = t.Object({
   user: User,
   csrf_token: t.String(),
+  two_factor: t.Boolean({ description: "Two-factor sign-in is on." }),
   workspaces: t.Array(t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }), role: RoleName })),
 });
 export const Member = t.Object({ user_id: t.Integer(), email: t.String(), role: RoleName, created_at: t.String({ format: "date-time" }) });

@@ -6,8 +6,12 @@ export interface UserRow {
   id: number;
   email: string;
   password_hash: string;
+  totp_secret: string | null;
+  totp_enabled: boolean;
+  totp_last_step: number | null;
   created_at: Date;
 }
+const USER = "id, email, password_hash, totp_secret, totp_enabled, totp_last_step::float8 AS totp_last_step, created_at";
 
 export interface SessionRow {
   id_hash: string;
@@ -15,6 +19,7 @@ export interface SessionRow {
   csrf_token: string;
   expires_at: Date;
   email: string;
+  totp_enabled: boolean;
 }
 
 export interface MemberRow {
@@ -51,8 +56,45 @@ export interface AuditRow {
 }
 
 export async function findUserByEmail(sql: Db, email: string): Promise<UserRow | undefined> {
-  const [row]: [UserRow?] = await sql`SELECT id, email, password_hash, created_at FROM users WHERE lower(email) = lower(${email})`;
+  const [row]: [UserRow?] = await sql`SELECT ${sql.unsafe(USER)} FROM users WHERE lower(email) = lower(${email})`;
   return row;
+}
+
+export async function findUser(sql: Db, id: number): Promise<UserRow | undefined> {
+  const [row]: [UserRow?] = await sql`SELECT ${sql.unsafe(USER)} FROM users WHERE id = ${id}`;
+  return row;
+}
+
+/** A secret waiting to be confirmed by a first code; two-factor stays off until then. */
+export async function setPendingTotp(sql: Db, userId: number, secret: string): Promise<void> {
+  await sql`UPDATE users SET totp_secret = ${secret}, totp_enabled = false, totp_last_step = NULL, updated_at = now() WHERE id = ${userId}`;
+}
+
+/** Turns two-factor on with the step of the confirming code and fresh recovery codes. */
+export async function enableTotp(sql: Db, userId: number, step: number, codeHashes: string[]): Promise<void> {
+  await sql`UPDATE users SET totp_enabled = true, totp_last_step = ${step}, updated_at = now() WHERE id = ${userId}`;
+  await sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`;
+  await sql`INSERT INTO recovery_codes ${sql(codeHashes.map((code_hash) => ({ user_id: userId, code_hash })))}`;
+}
+
+export async function disableTotp(sql: Db, userId: number): Promise<void> {
+  await sql`UPDATE users SET totp_secret = NULL, totp_enabled = false, totp_last_step = NULL, updated_at = now() WHERE id = ${userId}`;
+  await sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`;
+}
+
+/** Records `step` as used; false when it (or a later one) already was: a code works once, even in a race. */
+export async function useTotpStep(sql: Db, userId: number, step: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE users SET totp_last_step = ${step}
+    WHERE id = ${userId} AND (totp_last_step IS NULL OR totp_last_step < ${step}) RETURNING id`;
+  return rows.length > 0;
+}
+
+/** Spends a recovery code; false when it is unknown or spent. */
+export async function useRecoveryCode(sql: Db, userId: number, codeHash: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE recovery_codes SET used_at = now() WHERE user_id = ${userId} AND code_hash = ${codeHash} AND used_at IS NULL RETURNING user_id`;
+  return rows.length > 0;
 }
 
 /** Inserts the user, or answers undefined when the email is taken. */
@@ -60,7 +102,7 @@ export async function insertUser(sql: Db, email: string, passwordHash: string): 
   const [row]: [UserRow?] = await sql`
     INSERT INTO users (email, password_hash) VALUES (${email}, ${passwordHash})
     ON CONFLICT (lower(email)) DO NOTHING
-    RETURNING id, email, password_hash, created_at`;
+    RETURNING ${sql.unsafe(USER)}`;
   return row;
 }
 
@@ -75,7 +117,7 @@ export async function insertSession(sql: Db, input: { idHash: string; userId: nu
 
 export async function findSession(sql: Db, idHash: string, now: Date): Promise<SessionRow | undefined> {
   const [row]: [SessionRow?] = await sql`
-    SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, u.email
+    SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, u.email, u.totp_enabled
     FROM user_sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id_hash = ${idHash} AND s.expires_at > ${now}`;
   return row;

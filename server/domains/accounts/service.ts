@@ -12,6 +12,7 @@ import { createToken, revokeToken } from "../workspaces/service.ts";
 import { atLeast, Roles, type Role } from "../../../contract/roles.ts";
 import { hashPassword, passwordProblems, verifyPassword } from "./passwords.ts";
 import { lockFor, lockoutKey } from "./lockout.ts";
+import { newRecoveryCodes, newSecret, normaliseRecoveryCode, otpauthUrl, verifyTotp } from "./totp.ts";
 import * as repo from "./repo.ts";
 import type { Db } from "../../storage/postgres.ts";
 
@@ -86,19 +87,27 @@ export interface SignedIn {
  * with (no session id survives a sign-in). Refused with 429 while the address's
  * back-off on this account runs, or past the address's rate.
  */
-export async function signIn(deps: Deps, input: { email: string; password: string; ip: string; previous?: string }): Promise<SignedIn> {
+export async function signIn(deps: Deps, input: { email: string; password: string; code?: string; ip: string; previous?: string }): Promise<SignedIn> {
   await consume(deps.rateLimits, `sign-in:${input.ip}`, PER_IP, deps.clock.now());
   const key = lockoutKey(input.ip, input.email.trim());
   const lock = await repo.findFailures(deps.sql, key);
   const waitMs = lock?.locked_until ? lock.locked_until.getTime() - deps.clock.now() : 0;
   if (waitMs > 0) throw signInLocked(waitMs);
   const user = await repo.findUserByEmail(deps.sql, input.email.trim());
-  if (!(await verifyPassword(input.password, user?.password_hash))) {
+  const failed = async (message?: string) => {
     const failures = await repo.addFailure(deps.sql, key, now(deps));
     const lockMs = lockFor(failures);
     if (lockMs) await repo.lockUntil(deps.sql, key, new Date(deps.clock.now() + lockMs));
     if (user) await audit(deps.sql, { userId: user.id, email: user.email }, "sign_in.failed", null, { failures });
-    throw lockMs ? signInLocked(lockMs) : fail("INVALID_CREDENTIALS");
+    return lockMs ? signInLocked(lockMs) : fail("INVALID_CREDENTIALS", message);
+  };
+  if (!(await verifyPassword(input.password, user?.password_hash))) throw await failed();
+  if (user!.totp_enabled) {
+    // The password was right: ask for the second factor, which goes through the same back-off.
+    if (!input.code) throw fail("TWO_FACTOR_REQUIRED");
+    const how = await secondFactor(deps, user!, input.code);
+    if (!how) throw await failed("The code from your authenticator app, or the recovery code, is wrong or was used already.");
+    if (how === "recovery_code") await audit(deps.sql, { userId: user!.id, email: user!.email }, "sign_in.recovery_code", null);
   }
   await repo.clearFailures(deps.sql, key);
   if (input.previous) await endSessions(deps, await repo.deleteSessions(deps.sql, { idHash: sha256Hex(input.previous) }));
@@ -215,3 +224,48 @@ export async function removeMember(deps: Deps, session: repo.SessionRow, workspa
 }
 
 export const actorOf = (session: repo.SessionRow): Actor => ({ userId: session.user_id, email: session.email });
+
+/** Checks a TOTP code (each works once) or spends a recovery code; answers which, or undefined. */
+async function secondFactor(deps: Deps, user: repo.UserRow, code: string): Promise<"totp" | "recovery_code" | undefined> {
+  const typed = code.trim();
+  const step = user.totp_secret ? verifyTotp(user.totp_secret, typed, deps.clock.now(), user.totp_last_step) : undefined;
+  if (step !== undefined) return (await repo.useTotpStep(deps.sql, user.id, step)) ? "totp" : undefined;
+  return (await repo.useRecoveryCode(deps.sql, user.id, sha256Hex(normaliseRecoveryCode(typed)))) ? "recovery_code" : undefined;
+}
+
+/** A new TOTP secret for the user's app; two-factor stays off until a first code confirms it. */
+export async function setUpTwoFactor(deps: AccountDeps, session: repo.SessionRow) {
+  if (session.totp_enabled) throw validation({ code: ["Two-factor sign-in is already on: turn it off first to set up another app."] });
+  const secret = newSecret();
+  await repo.setPendingTotp(deps.sql, session.user_id, secret);
+  return { secret, otpauth_url: otpauthUrl("Frameline", session.email, secret) };
+}
+
+/** Turns two-factor on once a code from the app matches; answers the recovery codes, shown once. */
+export async function enableTwoFactor(deps: AccountDeps, session: repo.SessionRow, code: string): Promise<string[]> {
+  const user = await repo.findUser(deps.sql, session.user_id);
+  if (!user?.totp_secret || user.totp_enabled) throw validation({ code: ["Start the set-up first."] });
+  const step = verifyTotp(user.totp_secret, code.trim(), deps.clock.now(), null);
+  if (step === undefined) throw validation({ code: ["That code does not match: check the app's clock and type the code it shows now."] });
+  const codes = newRecoveryCodes();
+  await deps.sql.begin(async (tx) => {
+    await repo.enableTotp(
+      tx,
+      user.id,
+      step,
+      codes.map((c) => sha256Hex(normaliseRecoveryCode(c))),
+    );
+    await audit(tx, actorOf(session), "two_factor.enabled", null);
+  });
+  return codes;
+}
+
+/** Turns two-factor off; the account's password confirms it. */
+export async function disableTwoFactor(deps: AccountDeps, session: repo.SessionRow, password: string): Promise<void> {
+  const user = await repo.findUser(deps.sql, session.user_id);
+  if (!user || !(await verifyPassword(password, user.password_hash))) throw validation({ password: ["The password is wrong."] });
+  await deps.sql.begin(async (tx) => {
+    await repo.disableTotp(tx, user.id);
+    await audit(tx, actorOf(session), "two_factor.disabled", null);
+  });
+}

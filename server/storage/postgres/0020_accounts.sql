@@ -1,15 +1,28 @@
 -- Accounts of the dashboard (README "The dashboard"): users with an Argon2id
--- password, their sessions, their roles in workspaces, invites by link, the
+-- password and optional two-factor sign-in (TOTP, recovery codes), their sessions, their roles in workspaces, invites by link, the
 -- sign-in back-off, and the audit list of sign-ins and changes.
 
 CREATE TABLE users (
   id            bigserial PRIMARY KEY,
   email         varchar(254) NOT NULL,
   password_hash text NOT NULL,
+  -- The TOTP secret (base32): set at setup, in force once `totp_enabled`; the last
+  -- time step used, so a code works once.
+  totp_secret    varchar(64),
+  totp_enabled   boolean NOT NULL DEFAULT false,
+  totp_last_step bigint,
   created_at    timestamptz NOT NULL DEFAULT now(),
   updated_at    timestamptz NOT NULL DEFAULT now()
 );
 CREATE UNIQUE INDEX users_email ON users (lower(email));
+
+-- One-time recovery codes of two-factor sign-in, by SHA-256.
+CREATE TABLE recovery_codes (
+  user_id   bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  code_hash char(64) NOT NULL,
+  used_at   timestamptz,
+  PRIMARY KEY (user_id, code_hash)
+);
 
 -- A session is known by the SHA-256 of its cookie; its CSRF token travels in a header.
 CREATE TABLE user_sessions (
