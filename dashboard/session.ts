@@ -24,6 +24,7 @@ export interface SessionToken {
 
 const ADMIN_KEY = "fl.admin_key";
 const ACCOUNT = "fl.account";
+const SIGNED_IN = "fl.signed_in";
 const WORKSPACE = "fl.workspace";
 const tokenKey = (workspaceId: number) => `fl.session_token.${workspaceId}`;
 
@@ -40,7 +41,12 @@ export const adminKey = () => sessionStorage.getItem(ADMIN_KEY) || "";
 export const setAdminKey = (key: string) => sessionStorage.setItem(ADMIN_KEY, key);
 
 export const account = () => read<Account>(sessionStorage, ACCOUNT);
-export const setAccount = (a: Account) => sessionStorage.setItem(ACCOUNT, JSON.stringify(a));
+export const setAccount = (a: Account) => {
+  sessionStorage.setItem(ACCOUNT, JSON.stringify(a));
+  localStorage.setItem(SIGNED_IN, "1");
+};
+/** This browser signed in and has not signed out: a new tab may find its session cookie still good. */
+export const maybeSignedIn = () => localStorage.getItem(SIGNED_IN) === "1";
 export const signedIn = () => Boolean(adminKey() || account());
 
 /** True when the chosen workspace's role may do what `needed` may. */
@@ -66,7 +72,10 @@ export function allSessionTokens(): SessionToken[] {
   return out;
 }
 
-export const clearSession = () => sessionStorage.clear();
+export const clearSession = () => {
+  sessionStorage.clear();
+  localStorage.removeItem(SIGNED_IN);
+};
 
 /** An unfinished resumable upload, keyed by the file's fingerprint. */
 export interface PendingUpload {

@@ -25,10 +25,13 @@ export function SignIn() {
   const [keyError, setKeyError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
+  // Only where this browser signed in before: a visitor who never did gets no 401 in the console.
   useEffect(() => {
+    if (!session.maybeSignedIn()) return;
     fetch("/account/v1/me", { headers: { Accept: "application/json" }, cache: "no-store" })
       .then((res) => (res.ok ? (res.json() as Promise<AccountMe>) : undefined))
-      .then((me) => me && enter(me))
+      // A session that ended elsewhere: forget it, so the next visit does not ask again.
+      .then((me) => (me ? enter(me) : session.clearSession()))
       .catch(() => undefined);
   }, []);
 
