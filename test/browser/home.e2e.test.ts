@@ -130,7 +130,12 @@ test("with viewers and a sale, Home shows the window's totals, the change, the d
 test("a video's analytics page opens from the videos list and shows its funnel, the window kept in the URL", async () => {
   expect(sold).toBeDefined();
   const page = await signedInPage();
-  await page.getByRole("link", { name: `Analytics of ${sold!.title}` }).click();
+  await page
+    .getByRole("list", { name: "Videos" })
+    .getByRole("listitem")
+    .filter({ hasText: sold!.title })
+    .getByRole("link", { name: "Analytics", exact: true })
+    .click();
   await page.waitForURL(new RegExp(`/dashboard/videos/${sold!.id}/analytics$`));
   const step = (label: string) => page.locator(`[data-funnel="${label}"]`);
   await page.waitForFunction(() => document.querySelector('[data-funnel="Impressions"] .bar-num')?.textContent === "3", undefined, { timeout: 30_000 });
