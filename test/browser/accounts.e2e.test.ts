@@ -142,11 +142,17 @@ test("the owner invites an analyst, who reads analytics and is refused settings,
   expect(found).toEqual({});
 }, 120_000);
 
-test("a change without the session's CSRF token is refused; with it, it goes through", async () => {
-  const owner = await person("198.51.100.9");
+/** The owner signed in from `ip`, at the workspace picker. */
+async function ownerIn(ip: string): Promise<Page> {
+  const owner = await person(ip);
   await owner.goto(`${server!.base}/dashboard`);
   await logIn(owner, OWNER, ownerPassword);
-  await owner.getByRole("button", { name: /Default/ }).waitFor();
+  await owner.getByRole("button", { name: /Default.*your role: owner/ }).waitFor();
+  return owner;
+}
+
+test("a change without the session's CSRF token is refused; with it, it goes through", async () => {
+  const owner = await ownerIn("198.51.100.9");
   const answers = await owner.evaluate(async () => {
     const post = (headers: Record<string, string>) => fetch("/account/v1/workspaces/1/api-token", { method: "POST", headers }).then((r) => r.status);
     const { csrf } = JSON.parse(sessionStorage.getItem("fl.account")!);
@@ -170,16 +176,11 @@ test("guessing the owner's password from one address is locked out, and the owne
   await until(async () => (await attacker.getByRole("alert").textContent())?.includes("Too many failed sign-ins"), 10_000);
   expect(attacker.url()).toEndWith("/dashboard");
 
-  const owner = await person("198.51.100.7");
-  await owner.goto(`${server!.base}/dashboard`);
-  await logIn(owner, OWNER, ownerPassword);
-  await owner.getByRole("button", { name: /Default.*your role: owner/ }).waitFor();
+  await ownerIn("198.51.100.7");
 }, 60_000);
 
 test("the owner turns on two-factor sign-in; signing in then asks for a code, and a recovery code works", async () => {
-  const owner = await person("198.51.100.10");
-  await owner.goto(`${server!.base}/dashboard`);
-  await logIn(owner, OWNER, ownerPassword);
+  const owner = await ownerIn("198.51.100.10");
   await owner.getByRole("button", { name: /Default/ }).click();
   await owner.getByRole("link", { name: "Your account" }).click();
   await owner.getByRole("button", { name: "Set up two-factor sign-in" }).click();
@@ -187,7 +188,9 @@ test("the owner turns on two-factor sign-in; signing in then asks for a code, an
   // What the authenticator app would show now.
   await owner.getByLabel("Code from the app").fill(hotp(fromBase32(secret), stepAt(Date.now())));
   await owner.getByRole("button", { name: "Turn two-factor sign-in on" }).click();
-  const codes = await owner.getByRole("list", { name: "Recovery codes" }).locator("li").allTextContents();
+  const shown = owner.getByRole("list", { name: "Recovery codes" });
+  await shown.waitFor();
+  const codes = await shown.locator("li").allTextContents();
   expect(codes).toHaveLength(10);
   await owner.locator('[data-two-factor="on"]').waitFor();
   expect(await axeProblems(owner)).toEqual([]);
