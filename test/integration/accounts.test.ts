@@ -10,6 +10,7 @@ import { getEngines } from "../helpers/engines.ts";
 import { connectPostgres, migrate } from "../../server/storage/postgres.ts";
 import { ensureDefaultWorkspace, ensureFirstOwner } from "../../server/bootstrap.ts";
 import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
+import { sweepAccounts } from "../../server/domains/accounts/service.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -349,5 +350,33 @@ describe("two-factor sign-in", () => {
     } finally {
       t = outer;
     }
+  }, 60_000);
+});
+
+describe("the sweep", () => {
+  test("ended sessions and lapsed invites go; a live session stays", async () => {
+    let now = Date.now();
+    const timed = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true }, clock: { now: () => now } });
+    const address = email("sweep");
+    await timed.call("POST", "/admin/v1/users", { token: ADMIN_KEY, body: { email: address, password: PASSWORD, workspace_id: ws.id, role: "owner" } });
+    const signIn = () => timed.call("POST", "/account/v1/sign-in", { body: { email: address, password: PASSWORD } });
+    const old = (await signIn()).headers.get("set-cookie")!.split(";")[0]!;
+    const csrf = (await timed.call("GET", "/account/v1/me", { headers: { Cookie: old } })).body.csrf_token;
+    const invited = await timed.call("POST", `/account/v1/workspaces/${ws.id}/invites`, {
+      headers: { Cookie: old, "X-CSRF-Token": csrf },
+      body: { email: email("late"), role: "analyst" },
+    });
+    const token = invited.body.url.split("#")[1];
+    const rows = async () =>
+      (await timed.deps.sql`SELECT count(*)::int AS n FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${address}`)[0]!.n;
+    now += 8 * 86_400_000;
+    const fresh = (await signIn()).headers.get("set-cookie")!.split(";")[0]!;
+    expect(await rows()).toBe(2);
+    expect(await sweepAccounts(timed.deps)).toBeGreaterThanOrEqual(2);
+    expect(await rows()).toBe(1);
+    expect((await timed.call("GET", "/account/v1/me", { headers: { Cookie: fresh } })).status).toBe(200);
+    expect((await timed.call("GET", "/account/v1/me", { headers: { Cookie: old } })).status).toBe(401);
+    const late = await timed.call("POST", "/account/v1/invites/accept", { body: { token, password: PASSWORD } });
+    expect(late.status).toBe(404);
   }, 60_000);
 });

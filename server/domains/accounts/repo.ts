@@ -132,8 +132,13 @@ export async function deleteSessions(sql: Db, by: { idHash: string } | { userId:
   return rows.map((r) => r.id_hash);
 }
 
-export async function deleteExpiredSessions(sql: Db, now: Date): Promise<void> {
-  await sql`DELETE FROM user_sessions WHERE expires_at <= ${now}`;
+/** Expired sessions, unused expired invites, and back-off rows quiet for a day whose lock has lapsed; answers how many went. */
+export async function deleteStale(sql: Db, now: Date): Promise<number> {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const sessions = await sql`DELETE FROM user_sessions WHERE expires_at <= ${now}`;
+  const invites = await sql`DELETE FROM invites WHERE accepted_at IS NULL AND expires_at <= ${now}`;
+  const failures = await sql`DELETE FROM sign_in_failures WHERE updated_at < ${dayAgo} AND (locked_until IS NULL OR locked_until < ${now})`;
+  return sessions.count + invites.count + failures.count;
 }
 
 export async function upsertMembership(sql: Db, workspaceId: number, userId: number, role: Role): Promise<void> {

@@ -269,3 +269,6 @@ export async function disableTwoFactor(deps: AccountDeps, session: repo.SessionR
     await audit(tx, actorOf(session), "two_factor.disabled", null);
   });
 }
+
+/** The sweeper's part (docs/architecture.md "Jobs"): ended sessions, lapsed invites, old back-off rows. */
+export const sweepAccounts = (deps: AccountDeps) => repo.deleteStale(deps.sql, now(deps));
