@@ -83,6 +83,8 @@ export interface InviteCreated {
   invite: Invite;
   /** The link to send, shown once. */
   url: string;
+  /** The link was also mailed (SMTP_URL). */
+  emailed: boolean;
 }
 export interface AuditEntry {
   id: number;

@@ -20,7 +20,7 @@ export function Team() {
   const [role, setRole] = useState<Role>("analyst");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const [link, setLink] = useState<{ email: string; url: string }>();
+  const [link, setLink] = useState<{ email: string; url: string; emailed: boolean }>();
   useEffect(() => {
     if (link) document.getElementById("invite-link")?.focus();
   }, [link]);
@@ -40,7 +40,7 @@ export function Team() {
     setError(undefined);
     try {
       const created = await account<InviteCreated>("POST", `/workspaces/${ws.id}/invites`, { body: { email: email.trim(), role } });
-      setLink({ email: created.invite.email, url: created.url });
+      setLink({ email: created.invite.email, url: created.url, emailed: created.emailed });
       setEmail("");
       team.reload();
       audit.reload();
@@ -69,7 +69,10 @@ export function Team() {
       {link && (
         <section class="card secret" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite link for {link.email}</h2>
-          <p>Send this link to them: it is shown only now, works once and expires in 7 days.</p>
+          <p>
+            {link.emailed ? `We emailed this link to ${link.email}; you can also send it yourself.` : "Send this link to them."} It is shown only now, works
+            once and expires in 7 days.
+          </p>
           <div class="row">
             <label for="invite-link" class="sr-only">
               Invite link

@@ -11,6 +11,8 @@ import { connectPostgres, migrate } from "../../server/storage/postgres.ts";
 import { ensureDefaultWorkspace, ensureFirstOwner } from "../../server/bootstrap.ts";
 import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
 import { sweepAccounts } from "../../server/domains/accounts/service.ts";
+import { startSmtpReceiver } from "../helpers/smtp-receiver.ts";
+import { freePort } from "../helpers/server-process.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -378,5 +380,36 @@ describe("the sweep", () => {
     expect((await timed.call("GET", "/account/v1/me", { headers: { Cookie: old } })).status).toBe(401);
     const late = await timed.call("POST", "/account/v1/invites/accept", { body: { token, password: PASSWORD } });
     expect(late.status).toBe(404);
+  }, 60_000);
+});
+
+describe("invites by mail", () => {
+  test("with SMTP_URL set the link is mailed to the invitee (and still shown); an SMTP server away leaves the link to copy", async () => {
+    const smtp = startSmtpReceiver({ name: "mailer", password: "s3cret" });
+    try {
+      const mailing = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, smtpUrl: smtp.url, smtpFrom: "Frameline <team@shop.example>" } });
+      const owner = email("mailing-owner");
+      await mailing.call("POST", "/admin/v1/users", { token: ADMIN_KEY, body: { email: owner, password: PASSWORD, workspace_id: ws.id, role: "owner" } });
+      const signedIn = await mailing.call("POST", "/account/v1/sign-in", { body: { email: owner, password: PASSWORD } });
+      const headers = { Cookie: signedIn.headers.get("set-cookie")!.split(";")[0]!, "X-CSRF-Token": signedIn.body.csrf_token };
+      const invitee = email("mailed");
+      const invited = await mailing.call("POST", `/account/v1/workspaces/${ws.id}/invites`, { headers, body: { email: invitee, role: "editor" } });
+      expect(invited.body.emailed).toBe(true);
+      expect(smtp.mails).toHaveLength(1);
+      const [mail] = smtp.mails;
+      expect(mail).toMatchObject({ from: "team@shop.example", to: [invitee], auth: "mailer" });
+      expect(mail!.data).toContain(`Subject: You are invited to Frameline`);
+      expect(mail!.data).toContain(`${owner} invited you`);
+      expect(mail!.data).toContain(invited.body.url);
+
+      const away = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, smtpUrl: `smtp://127.0.0.1:${await freePort()}` } });
+      const again = await away.call("POST", `/account/v1/workspaces/${ws.id}/invites`, { headers, body: { email: email("unmailed"), role: "analyst" } });
+      expect(again.status).toBe(201);
+      expect(again.body.emailed).toBe(false);
+      expect(again.body.url).toContain("/dashboard/join#fli_");
+      expect(smtp.mails).toHaveLength(1);
+    } finally {
+      smtp.stop();
+    }
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import { clientIp, type SocketInfo } from "../../hosts/events/http.ts";
 import * as accounts from "../../domains/accounts/service.ts";
 import { toToken } from "../../domains/workspaces/service.ts";
 import { requireSession, sessionCookie, sessionSetCookie } from "./session.ts";
+import { mailInvite } from "./invite-mail.ts";
 import { AuditEntry, Email, InviteCreated, Me, Password, RoleName, SessionToken, SignedIn, Team } from "./model.ts";
 
 const WorkspaceParams = t.Object({ id: PathId("Numeric workspace id") });
@@ -224,15 +225,18 @@ export function accountsModule(deps: Deps) {
               "/workspaces/:id/invites",
               async ({ session: s, params, body, set }) => {
                 const { invite, token } = await accounts.invite(deps, s, workspaceId(params.id), body);
+                const url = `${deps.config.publicUrl}/dashboard/join#${token}`;
                 set.status = 201;
-                return { invite: toInvite(invite), url: `${deps.config.publicUrl}/dashboard/join#${token}` };
+                return { invite: toInvite(invite), url, emailed: await mailInvite(deps, s.email, invite.email, url) };
               },
               {
                 params: WorkspaceParams,
                 body: t.Object({ email: Email, role: RoleName }),
                 detail: {
                   summary: "Invite a member",
-                  description: "Answers the invite link once, to copy and send; it is good for 7 days and one use. Owners only.",
+                  description:
+                    "Answers the invite link once, to copy and send; it is good for 7 days and one use. With SMTP_URL set it is also mailed " +
+                    "(`emailed` says whether the server took it). Owners only.",
                   security: session,
                   responses: documented("account", [400, 403, 404, 422]),
                 },

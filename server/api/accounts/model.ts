@@ -30,6 +30,7 @@ export const Team = t.Object({ members: t.Array(Member), invites: t.Array(Invite
 export const InviteCreated = t.Object({
   invite: Invite,
   url: t.String({ description: "The link to send; it holds the invite's secret, shown only now." }),
+  emailed: t.Boolean({ description: "SMTP_URL is set and the SMTP server took the mail with the link." }),
 });
 export const AuditEntry = t.Object({
   id: t.Integer(),
