@@ -7,6 +7,7 @@
  */
 import type { GroupMetrics } from "./analytics.ts";
 import type { Settings } from "./settings.ts";
+import type { Role } from "./roles.ts";
 
 /** The paginated envelope of docs/api.md "Endpoints" (the Laravel paginator shape). */
 export interface Page<T> {
@@ -27,6 +28,73 @@ export interface Page<T> {
 
 export interface Deleted {
   deleted: boolean;
+}
+
+// ---- dashboard accounts (/account/v1)
+
+export interface AccountUser {
+  id: number;
+  email: string;
+}
+/** `POST /account/v1/sign-in` and `/invites/accept`: the session is in the cookie; the CSRF token goes in X-CSRF-Token. */
+export interface SignedIn {
+  user: AccountUser;
+  csrf_token: string;
+}
+export interface Membership extends Workspace {
+  role: Role;
+}
+export interface AccountMe extends SignedIn {
+  two_factor: boolean;
+  workspaces: Membership[];
+}
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+}
+export interface TwoFactorEnabled {
+  enabled: boolean;
+  /** Shown once. */
+  recovery_codes: string[];
+}
+export interface SessionTokenMinted {
+  token: Token;
+  secret: string;
+  role: Role;
+}
+export interface Member {
+  user_id: number;
+  email: string;
+  role: Role;
+  created_at: string;
+}
+export interface Invite {
+  id: number;
+  email: string;
+  role: Role;
+  expires_at: string;
+  created_at: string;
+}
+export interface Team {
+  members: Member[];
+  invites: Invite[];
+}
+export interface InviteCreated {
+  invite: Invite;
+  /** The link to send, shown once. */
+  url: string;
+  /** The link was also mailed (SMTP_URL). */
+  emailed: boolean;
+}
+export interface AuditEntry {
+  id: number;
+  actor: string;
+  action: string;
+  detail: Record<string, unknown>;
+  created_at: string;
+}
+export interface AuditList {
+  entries: AuditEntry[];
 }
 
 // ---- the operator API
@@ -295,6 +363,12 @@ export interface WorkspaceOverviewRow extends GroupMetrics {
   video_code: string;
   title: string;
 }
+/** `GET /analytics/live`: Home's "watching now". */
+export interface WatchingNow {
+  watching_now: number;
+  since: string;
+}
+
 export interface WorkspaceOverview {
   from: string;
   to: string;

@@ -1,9 +1,11 @@
 /**
- * The two APIs the dashboard uses, and nothing else: the operator API
- * (docs/api.md, admin key) and the application API (docs/api.md, a scoped token
- * the dashboard mints for itself through the operator API).
+ * The APIs the dashboard uses, and nothing else: the account API (docs/api.md
+ * "Dashboard accounts", the session cookie and its CSRF token), the operator API
+ * (docs/api.md; the admin key, or a member's session on one workspace's routes)
+ * and the application API (docs/api.md, a scoped token the dashboard mints for
+ * itself through one of the other two).
  */
-import type { TokenMinted } from "../contract/api.ts";
+import type { SessionTokenMinted, SignedIn, TokenMinted } from "../contract/api.ts";
 import { navigate } from "./router.ts";
 import * as session from "./session.ts";
 
@@ -65,8 +67,11 @@ export interface Reply<T> {
   headers: Headers;
 }
 
-async function send<T>(credential: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: "application/json", ...opts.headers };
+/** `credential` goes as a Bearer token; without one the session cookie travels, with its CSRF token on a change. */
+async function send<T>(credential: string | undefined, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
+  if (credential !== undefined) headers.Authorization = `Bearer ${credential}`;
+  else if (method !== "GET") headers["X-CSRF-Token"] = session.account()?.csrf ?? "";
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -91,10 +96,10 @@ async function send<T>(credential: string, method: string, path: string, opts: C
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
-/** Operator API under /admin/v1. A key the server no longer accepts ends the session. */
-export async function admin<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<T> {
+/** A call as the signed-in account or operator; a session or key the server no longer accepts signs out. */
+async function signedCall<T>(method: string, path: string, opts?: CallOptions): Promise<T> {
   try {
-    return (await send<T>(session.adminKey(), method, `/admin/v1${path}`, opts)).body;
+    return (await send<T>(session.account() ? undefined : session.adminKey(), method, path, opts)).body;
   } catch (error) {
     if (error instanceof HttpError && error.status === 401) {
       session.clearSession();
@@ -104,14 +109,23 @@ export async function admin<T = unknown>(method: string, path: string, opts?: Ca
   }
 }
 
+/** Operator API under /admin/v1: with the admin key, or an account's session on one workspace's routes. */
+export const admin = <T = unknown>(method: string, path: string, opts?: CallOptions) => signedCall<T>(method, `/admin/v1${path}`, opts);
+
+/** The account API under /account/v1. */
+export const account = <T = unknown>(method: string, path: string, opts?: CallOptions) => signedCall<T>(method, `/account/v1${path}`, opts);
+
 /** Mints (or reuses) this tab's token for the chosen workspace. */
 export async function ensureToken(workspaceId: number): Promise<string> {
   const current = session.sessionToken(workspaceId);
   // Renew an hour early so a long page does not die mid-upload.
   if (current && (!current.expires_at || Date.parse(current.expires_at) - Date.now() > 3_600_000)) return current.secret;
-  const minted = await admin<TokenMinted>("POST", `/workspaces/${workspaceId}/tokens`, {
-    body: { name: "Dashboard session", scopes: DASHBOARD_SCOPES, expires_in_days: 1 },
-  });
+  // An account's token carries its role's scopes and ends with the session; an operator mints its own.
+  const minted = session.account()
+    ? await account<SessionTokenMinted>("POST", `/workspaces/${workspaceId}/api-token`)
+    : await admin<TokenMinted>("POST", `/workspaces/${workspaceId}/tokens`, {
+        body: { name: "Dashboard session", scopes: DASHBOARD_SCOPES, expires_in_days: 1 },
+      });
   session.setSessionToken(workspaceId, { id: minted.token.id, secret: minted.secret, expires_at: minted.token.expires_at });
   return minted.secret;
 }
@@ -143,9 +157,10 @@ export async function currentToken(): Promise<string> {
   return ensureToken(ws.id);
 }
 
-/** Revokes this tab's dashboard tokens and forgets everything. */
-export async function signOut(): Promise<void> {
-  await Promise.allSettled(session.allSessionTokens().map((t) => admin("DELETE", `/tokens/${t.id}`)));
+/** Ends the session (which revokes its tokens), or revokes an operator tab's tokens, and forgets everything. */
+export async function signOut(everywhere = false): Promise<void> {
+  if (session.account()) await account("POST", everywhere ? "/sign-out-everywhere" : "/sign-out").catch(() => undefined);
+  else await Promise.allSettled(session.allSessionTokens().map((t) => admin("DELETE", `/tokens/${t.id}`)));
   session.clearSession();
 }
 
@@ -155,3 +170,23 @@ export const qs = (params: Record<string, string | number | undefined | null>) =
   const s = q.toString();
   return s ? `?${s}` : "";
 };
+
+/** A JSON call of the account API before anyone is signed in. */
+export async function post<T>(path: string, body: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+  } catch {
+    throw new HttpError(0, null);
+  }
+  const parsed = await res.json().catch(() => null);
+  if (!res.ok) throw new HttpError(res.status, parsed);
+  return parsed as T;
+}
+
+/** Remembers the signed-in account and opens the workspace picker. */
+export function enter(done: SignedIn): void {
+  session.clearSession();
+  session.setAccount({ email: done.user.email, csrf: done.csrf_token });
+  navigate("/workspaces", true);
+}

@@ -1,4 +1,4 @@
-/** The Frameline dashboard: sign-in, workspace picker and the pages of issue 7. */
+/** The Frameline dashboard: sign-in (an account, or the operator's key), invites, the workspace picker and the pages. */
 import "uplot/dist/uPlot.min.css";
 import "./styles.css";
 import { render } from "preact";
@@ -7,6 +7,10 @@ import { Link } from "./components.tsx";
 import { match, navigate, useRoute } from "./router.ts";
 import * as session from "./session.ts";
 import { SignIn } from "./pages/sign-in.tsx";
+import { Join } from "./pages/join.tsx";
+import { Team } from "./pages/team.tsx";
+import { Account } from "./pages/account.tsx";
+import type { Role } from "../contract/roles.ts";
 import { Workspaces } from "./pages/workspaces.tsx";
 import { Settings } from "./pages/settings.tsx";
 import { Videos } from "./pages/videos.tsx";
@@ -24,18 +28,24 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
-/** The main navigation: each section at its own path (Settings opens on its tokens tab). */
-const NAV = ["Home", "Videos", "Analytics", "Split tests", "Webhooks", "Settings"].map((label) => ({
-  label,
-  href: label === "Settings" ? "/settings/tokens" : `/${label.toLowerCase().replace(" ", "-")}`,
-}));
+/** The main navigation: each section at its own path (Settings opens on its tokens tab), shown to the roles that may use it. */
+const NAV: { label: string; href: string; role: Role; account?: true }[] = [
+  { label: "Home", href: "/home", role: "analyst" },
+  { label: "Videos", href: "/videos", role: "analyst" },
+  { label: "Analytics", href: "/analytics", role: "analyst" },
+  { label: "Split tests", href: "/split-tests", role: "analyst" },
+  { label: "Webhooks", href: "/webhooks", role: "editor" },
+  { label: "Team", href: "/team", role: "owner", account: true },
+  { label: "Settings", href: "/settings/tokens", role: "owner" },
+];
 
 function Shell({ path, children }: { path: string; children: preact.ComponentChildren }) {
   const ws = session.workspace();
-  const out = async () => {
-    await signOut();
+  const out = async (everywhere = false) => {
+    await signOut(everywhere);
     navigate("/", true);
   };
+  const nav = NAV.filter((n) => session.can(n.role) && (!n.account || session.account()));
   const section = "/" + (path.split("/")[1] || "");
   return (
     <>
@@ -46,7 +56,7 @@ function Shell({ path, children }: { path: string; children: preact.ComponentChi
         <div class="brand">Frameline</div>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((n) => (
+            {nav.map((n) => (
               <li key={n.href}>
                 <Link href={n.href} aria-current={n.href.startsWith(section) && section !== "/" ? "page" : undefined}>
                   {n.label}
@@ -59,13 +69,25 @@ function Shell({ path, children }: { path: string; children: preact.ComponentChi
           {ws && (
             <Link href="/workspaces" class="ws">
               <span class="sr-only">Workspace: </span>
-              {ws.name} <span aria-hidden="true">▾</span>
+              {ws.name}
+              {ws.role ? ` (${ws.role})` : ""} <span aria-hidden="true">▾</span>
               <span class="sr-only"> (switch workspace)</span>
             </Link>
           )}
-          <button type="button" class="link" onClick={out}>
+          {session.account() && (
+            <Link href="/account" class="ws">
+              Your account
+            </Link>
+          )}
+          <button type="button" class="link" onClick={() => out()}>
             Sign out
           </button>
+          {session.account() && (
+            <button type="button" class="link" onClick={() => out(true)}>
+              Everywhere
+              <span class="sr-only"> (sign out on every device)</span>
+            </button>
+          )}
         </div>
       </header>
       <main id="main">{children}</main>
@@ -75,22 +97,25 @@ function Shell({ path, children }: { path: string; children: preact.ComponentChi
 
 function App() {
   const { path, query } = useRoute();
-  if (!session.adminKey()) return path === "/" ? <SignIn /> : <Redirect to="/" />;
+  if (path === "/join") return <Join />;
+  if (!session.signedIn()) return path === "/" ? <SignIn /> : <Redirect to="/" />;
   if (path === "/") return <Redirect to={session.workspace() ? "/videos" : "/workspaces"} />;
   if (path === "/workspaces") return <Workspaces />;
   if (!session.workspace()) return <Redirect to="/workspaces" />;
 
   let page: preact.JSX.Element | null = null;
   let m: Record<string, string> | undefined;
-  if (path === "/home") page = <Home />;
+  if (path === "/home") page = <Home query={query} />;
   else if (path === "/videos") page = <Videos query={query} />;
   else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
-  else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} />;
+  else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} query={query} />;
   else if (path === "/analytics") page = <AnalyticsPicker />;
   else if (path === "/split-tests") page = <SplitTests />;
   else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;
   else if (path === "/webhooks") page = <Webhooks />;
+  else if (path === "/team") page = <Team />;
+  else if (path === "/account" && session.account()) page = <Account />;
   else if ((m = match("/settings/:tab", path))) page = <Settings tab={m.tab} />;
   else if (path === "/settings") return <Redirect to="/settings/tokens" />;
   else

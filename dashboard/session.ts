@@ -1,11 +1,20 @@
 /**
- * What the dashboard remembers. The admin key and the dashboard's own API
- * token live in sessionStorage (gone when the tab closes, never in a URL);
- * only unfinished uploads go to localStorage, so a reload can resume them.
+ * What the dashboard remembers. A signed-in account's email and CSRF token (its
+ * session is an HttpOnly cookie the page cannot read), or an operator's admin
+ * key, and the dashboard's own API token live in sessionStorage (gone when the
+ * tab closes, never in a URL); only unfinished uploads go to localStorage, so a
+ * reload can resume them.
  */
-import type { Workspace } from "../contract/api.ts";
+import type { Workspace as WorkspaceRow } from "../contract/api.ts";
+import { atLeast, type Role } from "../contract/roles.ts";
 
-export type { Workspace };
+/** A workspace as chosen: with the member's role when an account chose it (an operator may do everything). */
+export type Workspace = WorkspaceRow & { role?: Role };
+
+export interface Account {
+  email: string;
+  csrf: string;
+}
 
 export interface SessionToken {
   id: number;
@@ -14,6 +23,8 @@ export interface SessionToken {
 }
 
 const ADMIN_KEY = "fl.admin_key";
+const ACCOUNT = "fl.account";
+const SIGNED_IN = "fl.signed_in";
 const WORKSPACE = "fl.workspace";
 const tokenKey = (workspaceId: number) => `fl.session_token.${workspaceId}`;
 
@@ -28,6 +39,18 @@ function read<T>(storage: Storage, key: string): T | undefined {
 
 export const adminKey = () => sessionStorage.getItem(ADMIN_KEY) || "";
 export const setAdminKey = (key: string) => sessionStorage.setItem(ADMIN_KEY, key);
+
+export const account = () => read<Account>(sessionStorage, ACCOUNT);
+export const setAccount = (a: Account) => {
+  sessionStorage.setItem(ACCOUNT, JSON.stringify(a));
+  localStorage.setItem(SIGNED_IN, "1");
+};
+/** This browser signed in and has not signed out: a new tab may find its session cookie still good. */
+export const maybeSignedIn = () => localStorage.getItem(SIGNED_IN) === "1";
+export const signedIn = () => Boolean(adminKey() || account());
+
+/** True when the chosen workspace's role may do what `needed` may. */
+export const can = (needed: Role) => atLeast(workspace()?.role ?? "owner", needed);
 
 export const workspace = () => read<Workspace>(sessionStorage, WORKSPACE);
 export const setWorkspace = (w: Workspace) => sessionStorage.setItem(WORKSPACE, JSON.stringify(w));
@@ -49,7 +72,10 @@ export function allSessionTokens(): SessionToken[] {
   return out;
 }
 
-export const clearSession = () => sessionStorage.clear();
+export const clearSession = () => {
+  sessionStorage.clear();
+  localStorage.removeItem(SIGNED_IN);
+};
 
 /** An unfinished resumable upload, keyed by the file's fingerprint. */
 export interface PendingUpload {

@@ -41,6 +41,15 @@ type Holds<Checks extends Record<string, true>> = Checks;
 
 /** Each route the dashboard reads and its body in contract/api.ts: the two accept each other. */
 interface Exact {
+  "post /account/v1/sign-in": api.SignedIn;
+  "post /account/v1/invites/accept": api.SignedIn;
+  "get /account/v1/me": api.AccountMe;
+  "post /account/v1/two-factor/setup": api.TwoFactorSetup;
+  "post /account/v1/two-factor/enable": api.TwoFactorEnabled;
+  "post /account/v1/workspaces/:id/api-token 201": api.SessionTokenMinted;
+  "get /account/v1/workspaces/:id/members": api.Team;
+  "post /account/v1/workspaces/:id/invites 201": api.InviteCreated;
+  "get /account/v1/workspaces/:id/audit": api.AuditList;
   "get /admin/v1/workspaces": api.WorkspaceList;
   "post /admin/v1/workspaces 201": api.WorkspaceCreated;
   "get /admin/v1/workspaces/:id/tokens": api.TokenList;
@@ -65,6 +74,7 @@ interface Exact {
   "get /api/v1/videos/:video/analytics/overview": api.SellerOverview;
   "get /api/v1/videos/:video/analytics/breakdown": api.Breakdown;
   "get /api/v1/analytics/overview": api.WorkspaceOverview;
+  "get /api/v1/analytics/live": api.WatchingNow;
   "get /api/v1/videos/:video/ad-spend": api.AdSpendList;
   "post /api/v1/videos/:video/ad-spend 201": api.AdSpendSaved;
   "delete /api/v1/videos/:video/ad-spend/:id": api.Deleted;

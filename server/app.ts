@@ -11,6 +11,7 @@ import { openapiWithErrors } from "./http/openapi-docs.ts";
 import { requestLimitsPlugin } from "./http/request-limits.ts";
 import { countRefused } from "./ingest/outcomes.ts";
 import { adminModule } from "./api/admin/index.ts";
+import { accountsModule } from "./api/accounts/index.ts";
 import { foldersModule } from "./api/folders/index.ts";
 import { videosModule } from "./api/videos/index.ts";
 import { publishVideo } from "./domains/publish/service.ts";
@@ -21,6 +22,7 @@ import { settingsModule } from "./api/settings/index.ts";
 import { playlistsModule } from "./api/playlists/index.ts";
 import { cdnModule } from "./hosts/cdn/index.ts";
 import { analyticsModule } from "./api/analytics/index.ts";
+import { liveModule } from "./api/analytics/live.ts";
 import { adSpendModule } from "./api/ad-spend/index.ts";
 import { exportsModule } from "./api/exports/index.ts";
 import { uploadsModule } from "./api/uploads/index.ts";
@@ -55,6 +57,7 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(conversionsModule(deps))
     .use(uploadsModule(deps))
     .use(analyticsModule(deps))
+    .use(liveModule(deps))
     .use(adSpendModule(deps))
     .use(exportsModule(deps))
     .use(splitTestsModule(deps))
@@ -106,6 +109,12 @@ export function createApp(deps: Deps, options: AppOptions) {
               securitySchemes: {
                 bearer: { type: "http", scheme: "bearer", description: "A scoped token (flt_...)." },
                 apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+                sessionCookie: {
+                  type: "apiKey",
+                  in: "cookie",
+                  name: "fl_session",
+                  description: 'The dashboard\'s session (README "The dashboard"); calls that change something also send `X-CSRF-Token`.',
+                },
                 metricsToken: {
                   type: "http",
                   scheme: "bearer",
@@ -118,6 +127,7 @@ export function createApp(deps: Deps, options: AppOptions) {
         }),
       )
       .use(adminModule(deps, options.adminKey))
+      .use(accountsModule(deps))
       .use(cdnModule(deps))
       .use(ingestAdminModule(deps, options.adminKey))
       .use(processesAdminModule(deps, options.adminKey))

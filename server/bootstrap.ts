@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { ALL_SCOPES } from "../contract/scopes.ts";
-import { createToken, createWorkspace } from "./domains/workspaces/service.ts";
+import { createToken, createWorkspace, listWorkspaces } from "./domains/workspaces/service.ts";
+import { addMember, countUsers, createUser } from "./domains/accounts/service.ts";
 
 export interface AdminKey {
   key: string;
@@ -42,5 +43,23 @@ export async function ensureDefaultWorkspace(deps: Deps): Promise<{ workspaceId:
     const { workspace, legacyKey } = await createWorkspace(tx, "Default");
     const { secret } = await createToken({ sql: tx, clock: deps.clock }, workspace.id, { name: "Default token", scopes: [...ALL_SCOPES] });
     return { workspaceId: workspace.id, token: secret, legacyKey };
+  });
+}
+
+/**
+ * Creates the first owner (OWNER_EMAIL, a generated password) when there is no
+ * account yet, owner of every workspace there is: on a new install the `Default`
+ * one, on an upgrade every workspace the admin key reached. Answers the password
+ * to print once; safe to run from two processes at once.
+ */
+export async function ensureFirstOwner(deps: Deps): Promise<{ email: string; password: string } | undefined> {
+  return deps.sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`;
+    if ((await countUsers(tx)) > 0) return undefined;
+    const password = randomBytes(15).toString("base64url");
+    const [first, ...rest] = await listWorkspaces(tx);
+    const user = await createUser(tx, { email: deps.config.ownerEmail, password, workspaceId: first?.id, role: "owner" }, null);
+    for (const workspace of rest) await addMember(tx, workspace.id, user.id, "owner");
+    return { email: user.email, password };
   });
 }

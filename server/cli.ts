@@ -13,7 +13,9 @@ const USAGE = `usage: npm run cli -- <command>
   token list --workspace ID
   token revoke --id ID
   metric declare --workspace ID --name NAME
-  integration set --workspace ID --name NAME --browser-fallback on|off`;
+  integration set --workspace ID --name NAME --browser-fallback on|off
+  create-user --email EMAIL [--workspace ID] [--role owner|editor|analyst] [--password P]
+    (without --password one is generated and printed once)`;
 
 function fail(message: string): never {
   console.error(message);
@@ -30,6 +32,9 @@ const { positionals, values } = parseArgs({
     "expires-days": { type: "string" },
     id: { type: "string" },
     "browser-fallback": { type: "string" },
+    email: { type: "string" },
+    role: { type: "string" },
+    password: { type: "string" },
   },
 });
 
@@ -55,7 +60,15 @@ async function call(method: string, path: string, body?: unknown): Promise<void>
 const need = (name: keyof typeof values) => values[name] ?? fail(`--${name} is required\n\n${USAGE}`);
 const [noun, verb] = positionals;
 
-switch (`${noun} ${verb}`) {
+switch (noun === "create-user" ? noun : `${noun} ${verb}`) {
+  case "create-user":
+    await call("POST", "/users", {
+      email: need("email"),
+      ...(values.workspace ? { workspace_id: Number(values.workspace) } : {}),
+      ...(values.role ? { role: values.role } : {}),
+      ...(values.password ? { password: values.password } : {}),
+    });
+    break;
   case "workspace create":
     await call("POST", "/workspaces", { name: need("name") });
     break;

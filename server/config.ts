@@ -36,6 +36,12 @@ export interface Config {
   s3?: S3Config;
   /** Operator key from the environment; unset means DATA_DIR/admin.key (generated on first start). */
   adminKey?: string;
+  /** Where invites are mailed from (README "The dashboard"); unset: the link is only shown to copy. */
+  smtpUrl?: string;
+  /** The sender of those mails. */
+  smtpFrom: string;
+  /** The email of the first owner, created on first start when there is no account (README "The dashboard"). */
+  ownerEmail: string;
   /** `Authorization: Bearer <token>` that `/metrics` asks for; unset leaves it open (README "Probes and metrics"). */
   metricsToken?: string;
   webhookAllowPrivate: boolean;
@@ -156,6 +162,9 @@ export function loadConfig(env: Env): Config {
     redisUrl: env.REDIS_URL || undefined,
     s3: s3FromEnv(env),
     adminKey: env.ADMIN_KEY || undefined,
+    ownerEmail: env.OWNER_EMAIL?.trim() || "owner@localhost",
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM?.trim() || "Frameline <frameline@localhost>",
     metricsToken: env.METRICS_TOKEN || undefined,
     webhookAllowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE", false),
     inProcessWorkers: flag(env, "IN_PROCESS_WORKERS", true),

@@ -1,7 +1,7 @@
 /** Boot only: loadConfig(process.env) → createRuntime (deps, workers) → createApp(deps).listen. */
 import { loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
-import { ensureDefaultWorkspace, resolveAdminKey } from "./bootstrap.ts";
+import { ensureDefaultWorkspace, ensureFirstOwner, resolveAdminKey } from "./bootstrap.ts";
 import { createRuntime, refuseToStart } from "./runtime.ts";
 
 const config = loadConfig(process.env);
@@ -9,6 +9,7 @@ const runtime = await createRuntime(config, { role: "app", workers: config.inPro
 const { deps } = runtime;
 const adminKey = await resolveAdminKey(config);
 const firstStart = await ensureDefaultWorkspace(deps);
+const firstOwner = await ensureFirstOwner(deps);
 // Bun's development mode (on unless NODE_ENV=production) renders its own error pages and costs
 // about a sixth of the CPU of a small request; the errors plugin answers every error in the spec's shape.
 // Bun closes a connection idle this long (s); a JSON body stalled shorter than that gets its 400 first (BODY_TIMEOUT_MS).
@@ -35,6 +36,16 @@ if (firstStart) {
     `Created workspace "Default" (id ${firstStart.workspaceId}). Its API token, with every scope, is shown only now:`,
     "",
     `  FRAMELINE_TOKEN=${firstStart.token}`,
+    "",
+  );
+}
+if (firstOwner) {
+  lines.push(
+    "",
+    `Created the first owner. Sign in at ${config.publicUrl}/dashboard with this password, shown only now:`,
+    "",
+    `  Email:    ${firstOwner.email}`,
+    `  Password: ${firstOwner.password}`,
     "",
   );
 }

@@ -6,6 +6,7 @@ import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } 
 import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
+import { Funnel } from "./funnel.tsx";
 import type {
   AnalyticsSummary,
   ConversionsByName,
@@ -24,9 +25,9 @@ const daysAgo = (n: number) => day(new Date(Date.now() - n * 86_400_000));
 
 type Summary = AnalyticsSummary["summary"];
 
+/** Analytics: every video, each opening on its own analytics page. */
 export function AnalyticsPicker() {
   const list = useAsync((signal) => call<Page<SlimVideo>>("GET", "/videos" + qs({ per_page: 100, sort: "updated_at" }), { signal }), []);
-  const [chosen, setChosen] = useState("");
   return (
     <section>
       <PageTitle>Analytics</PageTitle>
@@ -37,32 +38,32 @@ export function AnalyticsPicker() {
         </p>
       )}
       {list.data && list.data.total > 0 && (
-        <form class="card narrow" onSubmit={(e) => (e.preventDefault(), chosen && navigate(`/videos/${chosen}/analytics`))}>
-          <Field id="an-video" label="Video">
-            {(a) => (
-              <select {...a} value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} required>
-                <option value="">Choose a video…</option>
-                {list.data!.data.map((v) => (
-                  <option key={v.id} value={String(v.id)}>
-                    {v.title} (#{v.id})
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <button type="submit" disabled={!chosen}>
-            Show analytics
-          </button>
-        </form>
+        <ul class="video-list card" aria-label="Videos">
+          {list.data.data.map((v) => (
+            <li key={v.id}>
+              <Link href={`/videos/${v.id}/analytics`}>{v.title}</Link>
+              <small>#{v.id}</small>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
 }
 
-export function Analytics({ id }: { id: number }) {
-  const [from, setFrom] = useState(daysAgo(30));
-  const [to, setTo] = useState(day(new Date()));
-  const [range, setRange] = useState({ from, to, n: 0 });
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The window is kept in the URL (`?from=&to=`), so a view can be shared; 30 days by default. */
+export function Analytics({ id, query }: { id: number; query: URLSearchParams }) {
+  const asked = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
+  const initial = DATE.test(asked.from) && DATE.test(asked.to) && asked.from <= asked.to ? asked : { from: daysAgo(30), to: day(new Date()) };
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
+  const [range, setRange] = useState({ ...initial, n: 0 });
+  const show = () => {
+    setRange({ from, to, n: range.n + 1 });
+    navigate(`/videos/${id}/analytics${qs({ from, to })}`, true);
+  };
   const [spendVersion, setSpendVersion] = useState(0);
   const video = useAsync((signal) => call<VideoRead>("GET", `/videos/${id}`, { signal }).then((r) => r.video), [id]);
   const deps = [id, range.from, range.to, range.n];
@@ -84,7 +85,7 @@ export function Analytics({ id }: { id: number }) {
     <section>
       <VideoNav id={id} current="analytics" title={video.data?.title} />
       <PageTitle>Analytics</PageTitle>
-      <form class="card filters" onSubmit={(e) => (e.preventDefault(), !invalid && setRange({ from, to, n: range.n + 1 }))}>
+      <form class="card filters" onSubmit={(e) => (e.preventDefault(), !invalid && show())}>
         <Field id="an-from" label="From">
           {(a) => <input {...a} type="date" value={from} max={to} onInput={(e) => setFrom(e.currentTarget.value)} required />}
         </Field>
@@ -101,6 +102,7 @@ export function Analytics({ id }: { id: number }) {
       {summary.data && <Cards s={summary.data} />}
 
       <SellerOverview id={id} from={range.from} to={range.to} n={range.n} spendVersion={spendVersion} />
+      <Funnel id={id} from={range.from} to={range.to} n={range.n} />
 
       <div class="grid-2">
         <section class="card" aria-labelledby="ret-title">

@@ -20,13 +20,19 @@ interface Range {
   n: number;
 }
 
-function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+/** One figure of a card list; `note` (Home's change against the window before) is written under it. */
+export function Stat({ label, value, hint, note }: { label: string; value: string; hint?: string; note?: string }) {
   return (
     <li class="stat" title={hint}>
       <span class="stat-label">{label}</span>
       <span class="stat-value" data-overview={label}>
         {value}
       </span>
+      {note && (
+        <span class="stat-note" data-change={label}>
+          {note}
+        </span>
+      )}
     </li>
   );
 }

@@ -84,7 +84,9 @@ export function Videos({ query }: { query: URLSearchParams }) {
                   <li key={v.id}>
                     <Link href={`/videos/${v.id}`}>{v.title}</Link>
                     <small>
-                      #{v.id} · created {formatDate(v.created_at)}
+                      #{v.id} · created {formatDate(v.created_at)} ·{" "}
+                      {/* Its purpose is clear in its row (the video's); the title is not repeated, so the title names one link. */}
+                      <Link href={`/videos/${v.id}/analytics`}>Analytics</Link>
                     </small>
                   </li>
                 ))}

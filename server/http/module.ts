@@ -25,7 +25,8 @@ export type ApiTag =
   | "Playback protection"
   | "Events host"
   | "Media"
-  | "Operator";
+  | "Operator"
+  | "Accounts";
 
 export interface ModuleOptions<Prefix extends string> {
   /** The section its routes are listed under; without one, each route names its own. */

@@ -81,6 +81,8 @@ const HOSTS = {
   api: { usual: (status: number): ErrorShape => (status === 422 ? "ValidationError" : "ApiError"), always: [401, 403, 429, 503] },
   /** The operator API: the admin key, no rate limit. */
   operator: { usual: (status: number): ErrorShape => (status === 422 ? "ValidationError" : "ApiError"), always: [401, 503] },
+  /** The dashboard's accounts (`/account/v1`): a session cookie, sign-in limited per address. */
+  account: { usual: (status: number): ErrorShape => (status === 422 ? "ValidationError" : "ApiError"), always: [401, 503] },
   /** The events host with a token (`POST /v1/event`). */
   events: { usual: (): ErrorShape => "EventsError", always: [400, 401, 403, 429, 503] },
   /** The events host's browser routes: no token; a body or query it cannot use is 400; limited per IP. */
@@ -93,7 +95,7 @@ export type Host = keyof typeof HOSTS;
 const STATUS_TEXT: Record<ErrorStatus, string> = {
   400: "The body, a query value or a header cannot be used (INVALID_PAYLOAD and the other 400 codes)",
   401: "AUTH_REQUIRED or INVALID_TOKEN",
-  403: "INSUFFICIENT_SCOPE (names `required`)",
+  403: "INSUFFICIENT_SCOPE (names `required`); on a session, CSRF_REJECTED or INSUFFICIENT_ROLE",
   404: "Not found",
   409: "Conflict: IDEMPOTENCY_IN_PROGRESS, CONFLICT, or an upload's offset",
   412: "TUS_VERSION_UNSUPPORTED",

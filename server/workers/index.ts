@@ -5,6 +5,7 @@ import { sweepEventDedup } from "../hosts/events/service.ts";
 import { sweepExpiredExports } from "../api/exports/service.ts";
 import { sweepExpiredUploads } from "../api/uploads/service.ts";
 import { evaluateSplitTests } from "../api/split-tests/report.ts";
+import { sweepAccounts } from "../domains/accounts/service.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startPlaylistRewriter } from "./playlist-rewriter.ts";
@@ -22,6 +23,8 @@ export function startWorkers(deps: Deps): () => Promise<void> {
       exports: sweepExpiredExports,
       // The split-test winner rule, over every running test without a winner (at most a minute late).
       split_tests: evaluateSplitTests,
+      // Dashboard sessions past their 7 days, invites past theirs, sign-in back-off rows quiet for a day.
+      accounts: sweepAccounts,
     }),
     startWebhookDeliverer(deps),
     startEncoder(deps),

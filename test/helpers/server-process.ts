@@ -20,7 +20,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(dir: string): Promise<ServerProcess> {
+/** `extra` adds to (or overrides) the server's environment, e.g. TRUST_PROXY or OWNER_EMAIL. */
+export async function startServer(dir: string, extra: Record<string, string> = {}): Promise<ServerProcess> {
   // Embedded engines whatever the outer test run uses: no DATABASE_URL, CLICKHOUSE_URL, S3 or ADMIN_KEY.
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
@@ -28,7 +29,7 @@ export async function startServer(dir: string): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" });
+    Object.assign(env, { DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", WEBHOOK_ALLOW_PRIVATE: "1", LOG_LEVEL: "warn" }, extra);
     const server = Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "server/main.ts"], {
       cwd: ROOT,
       env,
@@ -55,4 +56,17 @@ export async function startServer(dir: string): Promise<ServerProcess> {
       },
     };
   }
+}
+
+/** What the first start printed: the first owner's email and password, and the Default workspace's token. */
+export async function firstStart(dir: string): Promise<{ email: string; password: string; token: string }> {
+  const printed = (await until(() => {
+    const log = readFileSync(join(dir, "server.log"), "utf8");
+    return log.includes("Password:") ? log : undefined;
+  }, 20_000))!;
+  return {
+    email: /Email: +(\S+)/.exec(printed)![1]!,
+    password: /Password: (\S+)/.exec(printed)![1]!,
+    token: /FRAMELINE_TOKEN=(\S+)/.exec(printed)![1]!,
+  };
 }

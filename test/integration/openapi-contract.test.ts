@@ -27,6 +27,7 @@ import { clip } from "../helpers/media.ts";
 import { loadConfig } from "../../server/config.ts";
 import { processNextExport } from "../../server/workers/export-builder.ts";
 import { evenSplit } from "../helpers/split-viewers.ts";
+import { fromBase32, hotp, stepAt } from "../../server/domains/accounts/totp.ts";
 
 type Operation = {
   security?: unknown[];
@@ -240,6 +241,55 @@ describe("the operator API", () => {
     await answers(deploy, 200, admin("POST", `/workspaces/${ws.id}/videos/${video.id}/deploy`, { pitch_time_options: { enabled: true, time_s: 5 } }));
     await answers(deploy, 404, admin("POST", `/workspaces/${ws.id}/videos/${HUGE}/deploy`, {}));
     await answers(deploy, 422, admin("POST", `/workspaces/${ws.id}/videos/${video.id}/deploy`, { style_options: { main_color: "not a colour" } }));
+  }, 60_000);
+});
+
+describe("dashboard accounts", () => {
+  test("users, sign-in, the session's routes, invites, the team and the audit list", async () => {
+    const password = "plum orchard sunrise";
+    const email = `contract.${crypto.randomUUID().slice(0, 8)}@shop.example`;
+    const users = "POST /admin/v1/users";
+    await answers(users, 201, admin("POST", "/users", { email, password, workspace_id: ws.id, role: "owner" }));
+    await answers(users, 404, admin("POST", "/users", { email: `x.${email}`, password, workspace_id: HUGE }));
+    await answers(users, 422, admin("POST", "/users", { email: `y.${email}`, password: "short" }));
+    const signIn = (body: unknown) => t.call("POST", "/account/v1/sign-in", { body });
+    await answers("POST /account/v1/sign-in", 401, signIn({ email, password: "not the password" }));
+    await answers("POST /account/v1/sign-in", 422, signIn({ email: "", password }));
+    const signedIn = await answers("POST /account/v1/sign-in", 200, signIn({ email, password }));
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const headers = { Cookie: cookie, "X-CSRF-Token": signedIn.body.csrf_token };
+    const account = (method: string, path: string, body?: unknown) => t.call(method, `/account/v1${path}`, { body, headers });
+    await answers("GET /account/v1/me", 200, account("GET", "/me"));
+    await answers("POST /account/v1/workspaces/{id}/api-token", 201, account("POST", `/workspaces/${ws.id}/api-token`));
+    await answers("POST /account/v1/workspaces/{id}/api-token", 404, account("POST", `/workspaces/${HUGE}/api-token`));
+    const invites = "POST /account/v1/workspaces/{id}/invites";
+    const invited = await answers(invites, 201, account("POST", `/workspaces/${ws.id}/invites`, { email: `z.${email}`, role: "analyst" }));
+    await answers(invites, 404, account("POST", `/workspaces/${HUGE}/invites`, { email: `z.${email}`, role: "analyst" }));
+    await answers(invites, 422, account("POST", `/workspaces/${ws.id}/invites`, { email: `z.${email}`, role: "boss" }));
+    const token = invited.body.url.split("#")[1];
+    const accept = (body: unknown) => t.call("POST", "/account/v1/invites/accept", { body });
+    await answers("POST /account/v1/invites/accept", 422, accept({ token, password: "short" }));
+    const joined = await answers("POST /account/v1/invites/accept", 200, accept({ token, password }));
+    await answers("POST /account/v1/invites/accept", 404, accept({ token, password }));
+    await answers("GET /account/v1/workspaces/{id}/members", 200, account("GET", `/workspaces/${ws.id}/members`));
+    await answers("GET /account/v1/workspaces/{id}/members", 404, account("GET", `/workspaces/${HUGE}/members`));
+    await answers("GET /account/v1/workspaces/{id}/audit", 200, account("GET", `/workspaces/${ws.id}/audit`));
+    await answers("GET /account/v1/workspaces/{id}/audit", 404, account("GET", `/workspaces/${HUGE}/audit`));
+    const remove = "DELETE /account/v1/workspaces/{id}/members/{user}";
+    await answers(remove, 422, account("DELETE", `/workspaces/${ws.id}/members/${signedIn.body.user.id}`));
+    await answers(remove, 404, account("DELETE", `/workspaces/${ws.id}/members/${HUGE}`));
+    await answers(remove, 200, account("DELETE", `/workspaces/${ws.id}/members/${joined.body.user.id}`));
+    const setup = await answers("POST /account/v1/two-factor/setup", 200, account("POST", "/two-factor/setup"));
+    await answers("POST /account/v1/two-factor/enable", 422, account("POST", "/two-factor/enable", { code: "000000x" }));
+    const code = hotp(fromBase32(setup.body.secret), stepAt(Date.now()));
+    await answers("POST /account/v1/two-factor/enable", 200, account("POST", "/two-factor/enable", { code }));
+    await answers("POST /account/v1/two-factor/setup", 422, account("POST", "/two-factor/setup"));
+    await answers("POST /account/v1/two-factor/disable", 422, account("POST", "/two-factor/disable", { password: "not the password" }));
+    await answers("POST /account/v1/two-factor/disable", 200, account("POST", "/two-factor/disable", { password }));
+    await answers("POST /account/v1/sign-out", 200, account("POST", "/sign-out"));
+    const again = await signIn({ email, password });
+    const headers2 = { Cookie: again.headers.get("set-cookie")!.split(";")[0]!, "X-CSRF-Token": again.body.csrf_token };
+    await answers("POST /account/v1/sign-out-everywhere", 200, t.call("POST", "/account/v1/sign-out-everywhere", { headers: headers2 }));
   }, 60_000);
 });
 
@@ -486,6 +536,7 @@ describe("conversions, analytics and ad spend", () => {
     await answers(breakdown, 404, api("GET", `/videos/${HUGE}/analytics/breakdown?by=source`));
     await answers(breakdown, 422, api("GET", `/videos/${video.id}/analytics/breakdown`));
     await answers("GET /api/v1/analytics/overview", 200, api("GET", "/analytics/overview?sort=revenue&currency=USD"));
+    await answers("GET /api/v1/analytics/live", 200, api("GET", "/analytics/live"));
     await answers("GET /api/v1/analytics/overview", 422, api("GET", "/analytics/overview?currency=US"));
   });
 });

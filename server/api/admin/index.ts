@@ -1,4 +1,8 @@
-/** The operator API of docs/api.md, guarded by the admin key. */
+/**
+ * The operator API of docs/api.md, guarded by the admin key. The dashboard calls
+ * the routes of one workspace with a member's session instead (README "The
+ * dashboard"): the member's role there decides, and each change is audited.
+ */
 import { t } from "elysia";
 import { createModule } from "../../http/module.ts";
 import type { Deps } from "../../deps.ts";
@@ -15,6 +19,25 @@ import { GROUP_NAMES } from "../../../contract/settings.ts";
 import { groupsDoc } from "../settings/groups-doc.ts";
 import { scriptUrl, toFullVideo, VIDEO_MODEL } from "../videos/service.ts";
 import { documented } from "../../http/openapi-docs.ts";
+import { credentialOf } from "../../http/auth.ts";
+import { requireSession, sessionCookie } from "../accounts/session.ts";
+import { actorOf, audit, createUser, requireRole, type Actor } from "../../domains/accounts/service.ts";
+import type { Role } from "../../../contract/roles.ts";
+import { Email, Password, RoleName } from "../accounts/model.ts";
+import { randomBytes } from "node:crypto";
+
+/** The routes a member's session may call, the role each needs, and what a change is called in the audit list. */
+const MEMBER_ROUTES: Record<string, { role: Role; action?: string }> = {
+  "GET /admin/v1/workspaces/:id/tokens": { role: "owner" },
+  "POST /admin/v1/workspaces/:id/tokens": { role: "owner", action: "token.created" },
+  "DELETE /admin/v1/tokens/:id": { role: "owner", action: "token.revoked" },
+  "GET /admin/v1/workspaces/:id/custom-metrics": { role: "editor" },
+  "POST /admin/v1/workspaces/:id/custom-metrics": { role: "owner", action: "metric.declared" },
+  "GET /admin/v1/workspaces/:id/integrations": { role: "owner" },
+  "PUT /admin/v1/workspaces/:id/integrations/:integration": { role: "owner", action: "integration.set" },
+  "POST /admin/v1/workspaces/:id/videos/:video/draft": { role: "editor" },
+  "POST /admin/v1/workspaces/:id/videos/:video/deploy": { role: "editor", action: "settings.deployed" },
+};
 
 const Workspace = t.Object({ id: t.Integer(), code: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) });
 const Token = t.Object(
@@ -52,10 +75,66 @@ export function adminModule(deps: Deps, adminKey: string) {
     return id;
   };
 
+  /** The changes members made, audited once their route answered. */
+  const changes = new WeakMap<Request, { actor: Actor; action: string; workspaceId: number; detail: Record<string, unknown> }>();
+  /** The admin key, or on the routes of MEMBER_ROUTES a session whose member has the role there. */
+  const authorize = async (request: Request, route: string, params: Record<string, string>) => {
+    const member = MEMBER_ROUTES[`${request.method} ${route}`];
+    if (!member || credentialOf(request.headers) !== undefined || !sessionCookie(request.headers)) return assertAdminKey(request.headers, adminKey);
+    const session = await requireSession(deps, request);
+    const id = parseId(params.id ?? "");
+    const workspaceId = id === undefined ? undefined : route === "/admin/v1/tokens/:id" ? await workspaces.findTokenWorkspace(deps.sql, id) : id;
+    if (workspaceId === undefined) throw Errors.notFound(route === "/admin/v1/tokens/:id" ? "Token not found or already revoked." : "Workspace not found.");
+    await requireRole(deps, session, workspaceId, member.role);
+    if (member.action) changes.set(request, { actor: actorOf(session), action: member.action, workspaceId, detail: { ...params } });
+  };
+
   return (
     createModule("admin", { tag: "Operator", prefix: "/admin/v1" })
       // `transform` runs before validation, so an unauthenticated call gets 401, not a 422.
-      .onTransform(({ request }) => assertAdminKey(request.headers, adminKey))
+      .onTransform(({ request, route, params }) => authorize(request, route, params as Record<string, string>))
+      .onAfterHandle(async ({ request }) => {
+        const change = changes.get(request);
+        if (change) await audit(deps.sql, change.actor, change.action, change.workspaceId, change.detail);
+      })
+      .post(
+        "/users",
+        async ({ body, set }) => {
+          if (body.workspace_id !== undefined && !(await workspaces.findWorkspace(deps.sql, body.workspace_id))) throw Errors.notFound("Workspace not found.");
+          const password = body.password ?? randomBytes(15).toString("base64url");
+          const user = await deps.sql.begin((tx) => createUser(tx, { email: body.email, password, workspaceId: body.workspace_id, role: body.role }, null));
+          set.status = 201;
+          return {
+            user: { id: user.id, email: user.email },
+            workspace_id: body.workspace_id ?? null,
+            role: body.role ?? "owner",
+            password: body.password ? null : password,
+          };
+        },
+        {
+          body: t.Object({
+            email: Email,
+            password: t.Optional(Password),
+            workspace_id: t.Optional(Int(1, Number.MAX_SAFE_INTEGER, { error: "The workspace_id must be a workspace's id." })),
+            role: t.Optional(RoleName),
+          }),
+          detail: {
+            summary: "Create a dashboard account",
+            description:
+              "An account that signs in to the dashboard with email and password, a member of `workspace_id` with `role` (default owner). " +
+              "Without `password` one is generated and answered once. 422 for a password under 10 characters or a common one, or an email already used.",
+            responses: documented("operator", [400, 404, 422]),
+          },
+          response: {
+            201: t.Object({
+              user: t.Object({ id: t.Integer(), email: t.String() }),
+              workspace_id: t.Nullable(t.Integer()),
+              role: t.String(),
+              password: t.Nullable(t.String({ description: "The generated password, shown once; null when it was sent." })),
+            }),
+          },
+        },
+      )
       .post(
         "/workspaces",
         async ({ body, set }) => {
@@ -101,7 +180,7 @@ export function adminModule(deps: Deps, adminKey: string) {
             description: `The plaintext \`secret\` is shown once. Scopes: ${Object.entries(Scopes)
               .map(([s, v]) => `\`${s}\` (${v.grants})`)
               .join("; ")}.`,
-            responses: documented("operator", [400, 404, 422]),
+            responses: documented("operator", [403, 400, 404, 422]),
           },
           response: { 201: t.Object({ token: Token, secret: t.String() }) },
         },
@@ -111,7 +190,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ tokens: (await workspaces.listTokens(deps.sql, (await workspaceOr404(params.id)).id)).map(workspaces.toToken) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List a workspace's live tokens", description: "Never the plaintext.", responses: documented("operator", [404]) },
+          detail: { summary: "List a workspace's live tokens", description: "Never the plaintext.", responses: documented("operator", [403, 404]) },
           response: { 200: t.Object({ tokens: t.Array(Token) }) },
         },
       )
@@ -124,7 +203,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         },
         {
           params: t.Object({ id: PathId("Numeric token id") }),
-          detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN.", responses: documented("operator", [404]) },
+          detail: { summary: "Revoke a token", description: "Fails at once with 401 INVALID_TOKEN.", responses: documented("operator", [403, 404]) },
           response: { 200: t.Object({ revoked: t.Boolean() }) },
         },
       )
@@ -144,7 +223,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           detail: {
             summary: "Declare a custom metric",
             description: "Name normalised as event names are.",
-            responses: documented("operator", [400, 404, 422]),
+            responses: documented("operator", [403, 400, 404, 422]),
           },
           response: { 201: t.Object({ metric: t.Object({ name: t.String() }) }) },
         },
@@ -165,7 +244,7 @@ export function adminModule(deps: Deps, adminKey: string) {
           detail: {
             summary: "Configure an integration",
             description: "Turns the browser conversion fallback on or off.",
-            responses: documented("operator", [400, 404, 422]),
+            responses: documented("operator", [403, 400, 404, 422]),
           },
           response: { 200: t.Object({ integration: t.Object({ name: t.String(), browser_fallback: t.Boolean() }) }) },
         },
@@ -188,7 +267,7 @@ export function adminModule(deps: Deps, adminKey: string) {
             description:
               "As `POST /api/v1/videos/{video}/draft`, but every option group may be set and a list replaces the stored one whole (not by index). " +
               "404 for a video of another workspace.",
-            responses: documented("operator", [400, [404, "ApiError", "ModelNotFound"], 422]),
+            responses: documented("operator", [403, 400, [404, "ApiError", "ModelNotFound"], 422]),
           },
           response: { 200: t.Object({ draft: t.Record(t.String(), t.Unknown()), version: t.Null() }) },
         },
@@ -209,7 +288,7 @@ export function adminModule(deps: Deps, adminKey: string) {
               "As `POST /api/v1/videos/{video}/deploy` (merge over live, validate with the same registry, compile, push to both CDN targets, " +
               "version, drop the draft, fire `video.settings.deployed`), but every option group may be set, the five the application API drops included, " +
               "and a list replaces the stored one whole (not by index), so a row can be removed.",
-            responses: documented("operator", [400, [404, "ApiError", "ModelNotFound"], 422, 500]),
+            responses: documented("operator", [403, 400, [404, "ApiError", "ModelNotFound"], 422, 500]),
           },
           response: { 200: t.Object({ video: FullVideo, version_id: t.Integer(), embed_url: t.String() }) },
         },
@@ -220,7 +299,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ metrics: await workspaces.listMetrics(deps.sql, (await workspaceOr404(params.id)).id) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List declared custom metrics", responses: documented("operator", [404]) },
+          detail: { summary: "List declared custom metrics", responses: documented("operator", [403, 404]) },
           response: { 200: t.Object({ metrics: t.Array(t.Object({ name: t.String() })) }) },
         },
       )
@@ -229,7 +308,7 @@ export function adminModule(deps: Deps, adminKey: string) {
         async ({ params }) => ({ integrations: await workspaces.listIntegrations(deps.sql, (await workspaceOr404(params.id)).id) }),
         {
           params: WorkspaceParams,
-          detail: { summary: "List configured integrations", responses: documented("operator", [404]) },
+          detail: { summary: "List configured integrations", responses: documented("operator", [403, 404]) },
           response: { 200: t.Object({ integrations: t.Array(t.Object({ name: t.String(), browser_fallback: t.Boolean() })) }) },
         },
       )

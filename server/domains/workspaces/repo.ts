@@ -54,6 +54,12 @@ export async function listTokens(sql: Db, workspaceId: number): Promise<TokenRow
 }
 
 /** Revokes a live token; `channel`, when given, hears its id in the same transaction (other processes evict it). */
+/** The workspace of a live token (a member revoking it must belong there). */
+export async function findTokenWorkspace(sql: Db, id: number): Promise<number | undefined> {
+  const [row]: [{ workspace_id: number }?] = await sql`SELECT workspace_id FROM api_tokens WHERE id = ${id} AND revoked_at IS NULL`;
+  return row?.workspace_id;
+}
+
 export async function revokeToken(sql: Sql, id: number, channel: string | undefined): Promise<boolean> {
   return sql.begin(async (tx) => {
     const rows = await tx`UPDATE api_tokens SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;

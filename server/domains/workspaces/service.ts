@@ -7,7 +7,7 @@ import type { Scope } from "../../../contract/scopes.ts";
 import * as repo from "./repo.ts";
 import type { TokenRow, WorkspaceRow } from "./repo.ts";
 
-export { findWorkspace, listIntegrations, listMetrics, listTokens, listWorkspaces } from "./repo.ts";
+export { findTokenWorkspace, findWorkspace, listIntegrations, listMetrics, listTokens, listWorkspaces } from "./repo.ts";
 
 export const toWorkspace = (row: WorkspaceRow) => ({ id: row.id, code: row.code, name: row.name, created_at: row.created_at.toISOString() });
 
