@@ -22,6 +22,7 @@ export type ApiTag =
   | "Webhooks"
   | "Automation"
   | "Split tests"
+  | "Viewers"
   | "Events host"
   | "Media"
   | "Operator";

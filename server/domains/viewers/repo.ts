@@ -63,6 +63,10 @@ export async function upsertSession(
   const setSplit = s.split !== undefined;
   const split = { test: s.split?.testId ?? null, variation: s.split?.variationId ?? null, video: s.split?.videoId ?? null };
   return sql.begin(async (tx) => {
+    // The video joins the session's list of videos played (0019_session_videos.sql), kept when the session moves on.
+    if (s.videoId !== null)
+      await tx`INSERT INTO session_videos (workspace_id, video_id, session_code, created_at) VALUES (${workspaceId}, ${s.videoId}, ${s.sessionCode}, ${s.now})
+        ON CONFLICT DO NOTHING`;
     const [existing]: [SessionRow?] = await tx`
       UPDATE viewer_sessions SET video_id = COALESCE(${s.videoId}, video_id), video_code = COALESCE(${s.videoCode}, video_code),
         device_id = COALESCE(device_id, ${s.deviceId}),

@@ -1,0 +1,75 @@
+/**
+ * The ClickHouse side of the per-viewer reads: the events of a few sessions of one
+ * video, from `events` (0001_events.sql). The primary key (workspace, video, time)
+ * and the sessions' start bound what is read: a session's rows are never older than
+ * an hour before it began (the events host clamps the time a page reports).
+ */
+import type { Ch } from "../../storage/clickhouse.ts";
+import { rows } from "../analytics/queries.ts";
+
+/** How much earlier than its session's start a row may be dated (server/hosts/events/collect.ts). */
+const CLAMP_MS = 60 * 60_000;
+
+export interface Sessions {
+  workspaceId: number;
+  videoId: number;
+  codes: string[];
+  /** The earliest start among the sessions. */
+  since: Date;
+}
+
+const WHERE = `workspace_id = {ws:UInt64} AND video_id = {video:UInt64} AND session_code IN {codes:Array(String)}
+  AND created_at >= fromUnixTimestamp64Milli({since:Int64})`;
+
+const params = (s: Sessions) => ({ ws: s.workspaceId, video: s.videoId, codes: s.codes, since: s.since.getTime() - CLAMP_MS });
+
+export interface SessionFacts {
+  session_code: string;
+  watch_s: number;
+  furthest_s: number;
+  duration_s: number;
+  plays: number;
+  leads: number;
+}
+
+/** Per session: watch time (ranges summed), the furthest point reached, the video's duration, plays and lead forms answered. */
+export async function sessionFacts(ch: Ch, s: Sessions): Promise<SessionFacts[]> {
+  if (s.codes.length === 0) return [];
+  return rows<SessionFacts>(ch, {
+    query: `
+SELECT session_code,
+  sumIf(watch_seconds, event_type = 'watched') AS watch_s,
+  maxIf(video_time + watch_seconds, event_type = 'watched') AS furthest_s,
+  maxIf(toFloat64OrZero(properties['duration_s']), event_type = 'watched') AS duration_s,
+  countIf(event_type IN ('play', 'unmute')) AS plays,
+  countIf(event_type = 'lead_form_submitted') AS leads
+FROM events WHERE ${WHERE}
+GROUP BY session_code`,
+    query_params: params(s),
+  });
+}
+
+/** The player events a timeline shows, and the ones that carry where a session came from. */
+export const TIMELINE_TYPES = ["load", "play", "unmute", "autoplay", "pause", "seek", "ended", "watched", "cta_click", "quiz_answered", "lead_form_submitted"];
+
+export interface TimelineRow {
+  session_code: string;
+  event_type: string;
+  event: string;
+  video_time: number;
+  watch_seconds: number;
+  properties: Record<string, string>;
+  at_ms: number;
+}
+
+/** The sessions' events, oldest first. */
+export async function timelineRows(ch: Ch, s: Sessions): Promise<TimelineRow[]> {
+  if (s.codes.length === 0) return [];
+  return rows<TimelineRow>(ch, {
+    query: `
+SELECT session_code, event_type, event, video_time, watch_seconds, properties, toUnixTimestamp64Milli(created_at) AS at_ms
+FROM events WHERE ${WHERE} AND event_type IN {types:Array(String)}
+ORDER BY created_at, video_time`,
+    query_params: { ...params(s), types: TIMELINE_TYPES },
+  });
+}
