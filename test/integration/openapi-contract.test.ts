@@ -488,6 +488,21 @@ describe("conversions, analytics and ad spend", () => {
     await answers("GET /api/v1/analytics/overview", 200, api("GET", "/analytics/overview?sort=revenue&currency=USD"));
     await answers("GET /api/v1/analytics/overview", 422, api("GET", "/analytics/overview?currency=US"));
   });
+
+  test("viewers: the list, a viewer's timeline and heatmap (the events host's contract session played the video)", async () => {
+    const list = "GET /api/v1/videos/{video}/viewers";
+    const page = await answers(list, 200, api("GET", `/videos/${video.id}/viewers`));
+    await answers(list, 404, api("GET", `/videos/${HUGE}/viewers`));
+    await answers(list, 422, api("GET", `/videos/${video.id}/viewers?identified=maybe`));
+    const viewer = page.body.data[0].viewer_id;
+    const one = "GET /api/v1/videos/{video}/viewers/{viewer}";
+    await answers(one, 200, api("GET", `/videos/${video.id}/viewers/${viewer}`));
+    await answers(one, 404, api("GET", `/videos/${video.id}/viewers/${HUGE}`));
+    const heatmap = "GET /api/v1/videos/{video}/viewers/{viewer}/heatmap";
+    await answers(heatmap, 200, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=10`));
+    await answers(heatmap, 404, api("GET", `/videos/${HUGE}/viewers/${viewer}/heatmap`));
+    await answers(heatmap, 422, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=0`));
+  });
 });
 
 describe("uploads", () => {

@@ -40,7 +40,7 @@ export const ViewerSession = t.Object({
   os: t.Nullable(t.String()),
   country: t.Nullable(t.String({ description: "ISO 3166 code from the IP at the time (the IP itself is never stored)." })),
   watch_time_s: t.Number(),
-  watched_ranges: t.Array(t.Tuple([t.Number(), t.Number()]), { description: "[from_s, to_s] stretches of playback, in the order watched." }),
+  watched_ranges: t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { description: "[from_s, to_s] stretches of playback, in the order watched." }),
   events: t.Array(ViewerEvent),
 });
 

@@ -185,7 +185,7 @@ export async function timeline(deps: Deps, workspaceId: number, videoId: number 
       os: text(start.os),
       country: text(start.country),
       watch_time_s: Math.round(ranges.reduce((sum, [from, to]) => sum + (to - from), 0) * 10) / 10,
-      watched_ranges: joinRanges(ranges).map(([from, to]): [number, number] => [Math.round(from * 10) / 10, Math.round(to * 10) / 10]),
+      watched_ranges: joinRanges(ranges).map(([from, to]) => [Math.round(from * 10) / 10, Math.round(to * 10) / 10]),
       events: [...played, ...saleEvents].sort((a, b) => a.at.localeCompare(b.at)),
     };
   });
