@@ -5,7 +5,7 @@
  * her email, watches 0-5 s twice, skips to 10 s and watches to the end; on a second
  * visit from another browser she leaves the same email and watches 0-4 s; someone
  * else skips the form and watches a little. The viewers list, Ann's timeline and her
- * heatmap say exactly that.
+ * heatmap say exactly that; once Ann is erased, no read shows her.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -21,7 +21,7 @@ const email = `ann-${crypto.randomUUID().slice(0, 8)}@example.com`;
 const api: Stage["api"] = (...args) => stage.api(...args);
 
 beforeAll(async () => {
-  stage = await startStage("Viewers");
+  stage = await startStage("Viewers", ["videos:read", "videos:write", "analytics:read", "webhooks:write", "events:write"]);
   browser = stage.browser;
   video = await stage.readyVideo("The VSL", await clip("vsl"));
   const deployed = await api("POST", `/api/v1/videos/${video.id}/deploy`, {
@@ -144,4 +144,13 @@ test("the viewers list, a viewer's timeline and heatmap say who watched which se
   // The anonymous viewer's own heatmap: the first two seconds, once.
   const theirs = (await api("GET", `/api/v1/videos/${video.id}/viewers/${someone.viewer_id}/heatmap?buckets=8`)).body;
   expect(theirs.counts).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+
+  // Ann asks to be forgotten.
+  expect((await api("DELETE", `/api/v1/viewers/${ann.viewer_id}`)).body).toEqual({ deleted: true });
+  const after = (await api("GET", `/api/v1/videos/${video.id}/viewers`)).body;
+  expect([after.total, after.data.map((v: { viewer_id: number }) => v.viewer_id)]).toEqual([1, [someone.viewer_id]]);
+  expect((await api("GET", `/api/v1/videos/${video.id}/viewers/${ann.viewer_id}`)).status).toBe(404);
+  expect((await api("GET", `/api/v1/videos/${video.id}/viewers/${ann.viewer_id}/heatmap`)).status).toBe(404);
+  const sessions = new Set((await stage.eventsRead(video)).map((e) => (e as { session_code?: string }).session_code));
+  expect([sessions.has(one.session_id), sessions.has(two.session_id), sessions.size]).toEqual([false, false, 1]);
 }, 150_000);

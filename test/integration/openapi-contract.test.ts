@@ -503,6 +503,20 @@ describe("conversions, analytics and ad spend", () => {
     await answers(heatmap, 404, api("GET", `/videos/${HUGE}/viewers/${viewer}/heatmap`));
     await answers(heatmap, 422, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=0`));
   });
+
+  test("viewers: erasure", async () => {
+    const batch = {
+      workspace_code: ws.code,
+      video_code: video.code,
+      session_id: "contract-erase",
+      device_id: "contract-erase-device",
+      events: [{ type: "play" }],
+    };
+    expect((await events("POST", "/v1/collect", batch)).status).toBe(200);
+    const [row] = await t.deps.sql`SELECT viewer_id FROM viewer_sessions WHERE workspace_id = ${ws.id} AND session_code = 'contract-erase'`;
+    await answers("DELETE /api/v1/viewers/{viewer}", 200, api("DELETE", `/viewers/${row!.viewer_id}`));
+    await answers("DELETE /api/v1/viewers/{viewer}", 404, api("DELETE", `/viewers/${row!.viewer_id}`));
+  });
 });
 
 describe("uploads", () => {

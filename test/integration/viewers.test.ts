@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { appAndWorkspace, invalidFields, type TestApp, type TestVideo, type TestWorkspace } from "../helpers/app.ts";
+import { processNextExport } from "../../server/workers/export-builder.ts";
 
 let t: TestApp;
 let a: TestWorkspace;
@@ -163,5 +164,69 @@ describe("viewers of a video", () => {
     const { secret } = await a.mint(["videos:read"]);
     const refused = await get(`/api/v1/videos/${video.id}/viewers`, secret);
     expect([refused.status, refused.body.error.code, refused.body.error.required]).toEqual([403, "INSUFFICIENT_SCOPE", "analytics:read"]);
+  });
+});
+
+describe("erasure", () => {
+  const today = new Date().toISOString().slice(0, 10);
+  /** The events export of both videos, as a file a seller downloads. */
+  async function exportedEvents(): Promise<string> {
+    const created = await t.call("POST", "/api/v1/exports", {
+      token: a.token,
+      body: { video_ids: [video.id, other.id], from: today, to: today, format: "csv", type: "events" },
+    });
+    expect(created.status).toBe(202);
+    for (let i = 0; i < 20 && (await processNextExport(t.deps)); i++);
+    const file = await get(`/api/v1/exports/${created.body.export_id}/download`);
+    expect(file.status).toBe(200);
+    return file.text;
+  }
+  const eventSessions = async (v: TestVideo) =>
+    (await get(`/api/v1/videos/${v.id}/analytics/events?per_page=500`)).body.events.data.map((e: { session_code: string }) => e.session_code);
+
+  test("DELETE /viewers/{viewer} erases the viewer from every read and export; their sale stays, naming nobody", async () => {
+    const [ann] = (await get(`/api/v1/videos/${video.id}/viewers?identified=true`)).body.data;
+    const [anon] = (await get(`/api/v1/videos/${video.id}/viewers?identified=false`)).body.data;
+    expect((await exportedEvents()).includes(s1)).toBe(true);
+    expect(await eventSessions(video)).toContain(s2);
+    const salesBefore = (await get(`/api/v1/videos/${video.id}/analytics/conversions`)).body.conversions;
+
+    // Another workspace, and a token that only reads, cannot erase.
+    const elsewhere = await t.call("DELETE", `/api/v1/viewers/${ann.viewer_id}`, { token: b.token });
+    expect([elsewhere.status, elsewhere.body.message]).toEqual([404, `No query results for model [Viewer] ${ann.viewer_id}`]);
+    const { secret } = await a.mint(["analytics:read"]);
+    const refused = await t.call("DELETE", `/api/v1/viewers/${ann.viewer_id}`, { token: secret });
+    expect([refused.status, refused.body.error.required]).toEqual([403, "events:write"]);
+    expect((await get(`/api/v1/videos/${video.id}/viewers`)).body.total).toBe(2);
+
+    const erased = await t.call("DELETE", `/api/v1/viewers/${ann.viewer_id}`, { token: a.token });
+    expect([erased.status, erased.body]).toEqual([200, { deleted: true }]);
+
+    // Gone from the viewers reads of both videos she played.
+    const list = await get(`/api/v1/videos/${video.id}/viewers`);
+    expect([list.body.total, list.body.data.map((v: { viewer_id: number }) => v.viewer_id)]).toEqual([1, [anon.viewer_id]]);
+    expect((await get(`/api/v1/videos/${other.id}/viewers`)).body.total).toBe(0);
+    expect((await get(`/api/v1/videos/${video.id}/viewers/${ann.viewer_id}`)).status).toBe(404);
+    expect((await get(`/api/v1/videos/${video.id}/viewers/${ann.viewer_id}/heatmap`)).status).toBe(404);
+    // Gone from the events read and from a new export; the anonymous viewer stays.
+    const sessions = await eventSessions(video);
+    expect(sessions).not.toContain(s1);
+    expect(sessions).not.toContain(s2);
+    expect(sessions).toContain(s3);
+    expect(await eventSessions(other)).toEqual([]);
+    const file = await exportedEvents();
+    for (const gone of [s1, s2, email, "device-1", "device-2"]) expect(file.includes(gone)).toBe(false);
+    expect(file.includes(s3)).toBe(true);
+    // Her email is no longer a lead, and no key of hers resolves.
+    expect(await t.deps.sql`SELECT 1 FROM leads WHERE workspace_id = ${a.id} AND email = ${email}`).toHaveLength(0);
+    expect(await t.deps.sql`SELECT 1 FROM viewer_keys WHERE workspace_id = ${a.id} AND viewer_id = ${ann.viewer_id}`).toHaveLength(0);
+    const lead = await t.call("GET", `/v1/lead-status?workspace_code=${a.code}&video_code=${video.code}&device_id=device-1`);
+    expect(lead.body).toEqual({ submitted: false });
+    // The sale stays the seller's record, naming nobody.
+    expect((await get(`/api/v1/videos/${video.id}/analytics/conversions`)).body.conversions).toEqual(salesBefore);
+    const [sale] = await t.deps.sql`SELECT session_code, viewer_id, value::float AS value FROM conversions WHERE workspace_id = ${a.id}`;
+    expect(sale).toEqual({ session_code: null, viewer_id: null, value: 49.5 });
+
+    expect((await t.call("DELETE", `/api/v1/viewers/${ann.viewer_id}`, { token: a.token })).status).toBe(404);
   });
 });

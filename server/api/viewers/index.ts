@@ -78,5 +78,18 @@ export function viewersModule(deps: Deps) {
         },
         response: { 200: ViewerHeatmap },
       },
-    );
+    )
+    .delete("/viewers/:viewer", async ({ auth, params }) => viewers.erase(deps, auth.workspaceId, params.viewer), {
+      scope: "events:write",
+      params: t.Object({ viewer: PathId("Numeric viewer id") }),
+      detail: {
+        summary: "Erase a viewer",
+        description:
+          "Erases a viewer (a data subject's erasure request): their identity (emails, external ids, devices), leads, sessions and every " +
+          "event in PostgreSQL and ClickHouse. Their sales stay in the ledger and the revenue figures, with nothing that names the buyer. " +
+          "Scope `events:write`, the scope that sends events about viewers.",
+        responses: documented("api", [[404, "ModelNotFound"]]),
+      },
+      response: { 200: t.Object({ deleted: t.Boolean() }) },
+    });
 }

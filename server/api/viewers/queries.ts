@@ -5,6 +5,7 @@
  * an hour before it began (the events host clamps the time a page reports).
  */
 import type { Ch } from "../../storage/clickhouse.ts";
+import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
 import { rows } from "../analytics/queries.ts";
 
 /** How much earlier than its session's start a row may be dated (server/hosts/events/collect.ts). */
@@ -72,4 +73,35 @@ FROM events WHERE ${WHERE} AND event_type IN {types:Array(String)}
 ORDER BY created_at, video_time`,
     query_params: { ...params(s), types: TIMELINE_TYPES },
   });
+}
+
+/** The tables that hold a session's rows: every event, and the per-session rows the materialized views keep from them. */
+const BY_EVENT = "events";
+const BY_SESSION_HASH = ["analytics_session_slots", "analytics_sessions"];
+
+/**
+ * Deletes every ClickHouse row of a viewer: events of their sessions, devices or
+ * viewer id, and the per-session rows made from them. Lightweight deletes: the rows
+ * leave every read at once. On a cluster each shard deletes from its local table.
+ * Safe to run again. Sales keep their row in `analytics_sales` (an amount and a
+ * session hash, nothing that names the buyer).
+ */
+export async function eraseViewerRows(
+  ch: Ch,
+  cluster: string | undefined,
+  v: { workspaceId: number; viewerId: number; sessionCodes: string[]; deviceIds: string[] },
+): Promise<void> {
+  const table = (name: string) => (cluster ? `${name}${LOCAL_SUFFIX} ON CLUSTER '${cluster}'` : name);
+  const query_params = { ws: v.workspaceId, viewer: v.viewerId, codes: v.sessionCodes, devices: v.deviceIds };
+  await ch.command({
+    query: `DELETE FROM ${table(BY_EVENT)} WHERE workspace_id = {ws:UInt64}
+      AND (viewer_id = {viewer:UInt64} OR session_code IN {codes:Array(String)} OR (device_id != '' AND device_id IN {devices:Array(String)}))`,
+    query_params,
+  });
+  if (v.sessionCodes.length === 0) return;
+  for (const name of BY_SESSION_HASH)
+    await ch.command({
+      query: `DELETE FROM ${table(name)} WHERE workspace_id = {ws:UInt64} AND session_hash IN (SELECT cityHash64(arrayJoin({codes:Array(String)})))`,
+      query_params,
+    });
 }

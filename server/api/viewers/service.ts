@@ -1,9 +1,11 @@
 /** The rules of docs/api.md "Viewers": who watched a video, one viewer's sessions and heatmap; knows nothing of HTTP. */
 import type { Deps } from "../../deps.ts";
 import { Errors } from "../../errors.ts";
-import { intParam, oneOfParam } from "../../http/params.ts";
+import { intParam, oneOfParam, parseId } from "../../http/params.ts";
 import { resolveWindow, type WindowQuery } from "../../http/window.ts";
 import { getVideo } from "../videos/service.ts";
+import * as viewerDomain from "../../domains/viewers/service.ts";
+import { viewerFootprint } from "../../domains/viewers/repo.ts";
 import type { ViewerEvent, ViewerHeatmap, ViewerSession, ViewerSummary, ViewerTimeline } from "./model.ts";
 import * as q from "./queries.ts";
 import { furthestPercent, heatmapCounts, joinRanges, type Range } from "./ranges.ts";
@@ -211,4 +213,18 @@ export async function heatmap(
     .filter((r) => r.event_type === "watched")
     .map((r): Range => [Number(r.video_time), Number(r.video_time) + Number(r.watch_seconds)]);
   return { buckets, duration_s: duration > 0 ? duration : null, counts: heatmapCounts(ranges, duration, buckets) };
+}
+
+/**
+ * docs/api.md "Viewers", erasure: every event of the viewer in ClickHouse first (their
+ * session codes and devices are still known, so a failure here can be retried), then
+ * their identity and sessions in PostgreSQL.
+ */
+export async function erase(deps: Deps, workspaceId: number, rawId: string): Promise<{ deleted: true }> {
+  const viewerId = parseId(rawId);
+  const footprint = viewerId === undefined ? undefined : await viewerFootprint(deps.sql, workspaceId, viewerId);
+  if (viewerId === undefined || !footprint) throw Errors.modelNotFound("Viewer", rawId);
+  await q.eraseViewerRows(deps.ch, deps.config.clickhouseCluster, { workspaceId, viewerId, ...footprint });
+  await viewerDomain.eraseViewer(deps, workspaceId, viewerId, footprint);
+  return { deleted: true };
 }

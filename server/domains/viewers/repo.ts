@@ -158,3 +158,44 @@ export async function releaseBatch(sql: Db, workspaceId: number, sessionCode: st
     UPDATE viewer_sessions SET collect_seen = collect_seen & ~(1::bigint << (collect_seq - ${seq})::int)
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND collect_seq - ${seq} BETWEEN 0 AND ${SEQ_WINDOW}`;
 }
+
+/** What ties a viewer to their events: the codes of their sessions, their devices and every key of theirs. Undefined when no such viewer is in this workspace. */
+export async function viewerFootprint(
+  sql: Sql,
+  workspaceId: number,
+  viewerId: number,
+): Promise<{ sessionCodes: string[]; deviceIds: string[]; keys: { kind: string; key: string }[] } | undefined> {
+  const [viewer]: [{ id: number }?] = await sql`SELECT id FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
+  if (!viewer) return undefined;
+  const sessions = await sql<{ session_code: string; device_id: string | null }[]>`
+    SELECT session_code, device_id FROM viewer_sessions WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId}`;
+  const keys = await sql<{ kind: string; key: string }[]>`SELECT kind, key FROM viewer_keys WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId}`;
+  const deviceIds = new Set([...keys.filter((k) => k.kind === "device").map((k) => k.key), ...sessions.flatMap((s) => (s.device_id ? [s.device_id] : []))]);
+  return { sessionCodes: sessions.map((s) => s.session_code), deviceIds: [...deviceIds], keys: [...keys] };
+}
+
+/**
+ * Erases a viewer from PostgreSQL in one transaction: their leads and lead-form
+ * answers (the raw email), their sessions, keys (devices, profiles, identity hashes,
+ * external ids), course progress and resume positions. Their sales stay in the
+ * ledger as the seller's records, with everything that named the buyer removed.
+ */
+export async function eraseViewer(sql: Sql, workspaceId: number, viewerId: number, sessionCodes: string[]): Promise<void> {
+  await sql.begin(async (tx) => {
+    const emails = (
+      await tx<{ key: string }[]>`
+        SELECT key FROM viewer_keys WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId} AND kind = 'email_sha256'`
+    ).map((k) => k.key);
+    const codes = sessionCodes.length ? sessionCodes : [""];
+    const hashes = emails.length ? emails : [""];
+    await tx`DELETE FROM lead_submissions WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR email_sha256 IN ${tx(hashes)})`;
+    await tx`DELETE FROM leads WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR email_sha256 IN ${tx(hashes)})`;
+    await tx`
+      UPDATE conversions SET session_code = NULL, device_id = NULL, viewer_id = NULL, customer_email_sha256 = NULL, customer_phone_sha256 = NULL,
+        customer_name = NULL, data = '{}'::jsonb, updated_at = now()
+      WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR session_code IN ${tx(codes)} OR customer_email_sha256 IN ${tx(hashes)})`;
+    await tx`DELETE FROM session_videos WHERE workspace_id = ${workspaceId} AND session_code IN ${tx(codes)}`;
+    // Sessions, keys, course progress and resume positions go with the viewer (ON DELETE CASCADE).
+    await tx`DELETE FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
+  });
+}

@@ -215,3 +215,18 @@ export async function markMilestone(sql: Db, workspaceId: number, sessionCode: s
   const bit = MILESTONE_BITS[percent];
   return bit === undefined || repo.markMilestone(sql, workspaceId, sessionCode, bit);
 }
+
+/**
+ * Erases a viewer's identity and sessions from PostgreSQL (repo.eraseViewer) and drops
+ * what this process cached of them; other processes' caches lapse (HIT_TTL).
+ */
+export async function eraseViewer(
+  deps: Deps,
+  workspaceId: number,
+  viewerId: number,
+  footprint: { sessionCodes: string[]; keys: { kind: string; key: string }[] },
+): Promise<void> {
+  await repo.eraseViewer(deps.sql, workspaceId, viewerId, footprint.sessionCodes);
+  for (const code of footprint.sessionCodes) deps.viewers.sessions.delete(`${workspaceId}:${code}`);
+  for (const k of footprint.keys) deps.viewers.keys.delete(`${workspaceId}:${k.kind}:${k.key}`);
+}
