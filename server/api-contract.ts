@@ -81,6 +81,9 @@ interface Exact {
   "post /api/v1/split-tests/:id/resume": api.SplitTestRead;
   "post /api/v1/split-tests/:id/end": api.SplitTestRead;
   "get /api/v1/split-tests/:id/report": api.SplitTestReport;
+  "get /api/v1/videos/:video/viewers/:viewer": api.ViewerTimeline;
+  "get /api/v1/videos/:video/viewers/:viewer/heatmap": api.ViewerHeatmap;
+  "delete /api/v1/viewers/:viewer": api.Deleted;
 }
 
 /**
@@ -100,6 +103,7 @@ interface Open {
   "post /api/v1/videos/:video/deploy": api.Deployed;
   "post /api/v1/videos/:video/deploys/:version/restore": api.Restored;
   "get /api/v1/split-tests": api.Page<api.SplitTest>;
+  "get /api/v1/videos/:video/viewers": api.Page<api.ViewerRow>;
 }
 
 export type ApiContract = [
@@ -115,5 +119,6 @@ export type ApiContract = [
     settings: Same<ReturnType<typeof settingsOf>, Settings>;
     deployVersion: Same<ReturnType<typeof toDeployVersion>, api.DeployVersion>;
     splitTest: Same<ReplyOf<"get /api/v1/split-tests">["data"][number], api.SplitTest>;
+    viewer: Same<ReplyOf<"get /api/v1/videos/:video/viewers">["data"][number], api.ViewerRow>;
   }>,
 ];

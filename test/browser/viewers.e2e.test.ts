@@ -145,6 +145,37 @@ test("the viewers list, a viewer's timeline and heatmap say who watched which se
   const theirs = (await api("GET", `/api/v1/videos/${video.id}/viewers/${someone.viewer_id}/heatmap?buckets=8`)).body;
   expect(theirs.counts).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
 
+  // The seller opens the video's leads in the dashboard, then Ann's page: her heatmap strip and her two visits.
+  const dash = await browser.newPage();
+  const dashErrors = watchErrors(dash);
+  await dash.goto(`${stage.base}/dashboard`);
+  await dash.getByLabel("Admin key").fill(stage.adminKey);
+  await dash.getByRole("button", { name: "Sign in" }).click();
+  await dash.getByRole("button", { name: /^Viewers/ }).click();
+  await dash.getByRole("navigation", { name: "Main" }).waitFor();
+  await dash.goto(`${stage.base}/dashboard/videos/${video.id}/viewers`);
+  await dash.getByRole("table", { name: "Viewers" }).waitFor();
+  expect(await dash.locator("[data-viewer-row]").count()).toBe(2);
+  await dash.getByLabel(/Leads only/).check();
+  await dash.getByRole("table", { name: "Leads" }).waitFor();
+  await until(async () => (await dash.locator("[data-viewer-row]").count()) === 1, 10_000);
+  await dash.getByRole("link", { name: email }).click();
+  await dash.getByRole("heading", { name: email }).waitFor();
+  await dash.locator(".heatmap-strip span").first().waitFor();
+  const strip = await dash
+    .locator(".heatmap-strip span")
+    .evaluateAll((cells) => cells.map((c) => [Number(c.getAttribute("data-count")), Number(getComputedStyle(c).opacity)]));
+  const wide = (await api("GET", `/api/v1/videos/${video.id}/viewers/${ann.viewer_id}/heatmap?buckets=100`)).body.counts as number[];
+  expect(strip.map(([count]) => count)).toEqual(wide);
+  // Darker where rewatched, blank where skipped.
+  const opacity = (count: number) => strip.find(([c]) => c === count)![1];
+  expect(opacity(3)).toBeGreaterThan(opacity(1));
+  expect(opacity(0)).toBe(0);
+  expect(await dash.locator("[data-session]").count()).toBe(2);
+  expect(await dash.locator("[data-session]").first().textContent()).toContain("Left their email");
+  expect(dashErrors).toEqual([]);
+  await dash.close();
+
   // Ann asks to be forgotten.
   expect((await api("DELETE", `/api/v1/viewers/${ann.viewer_id}`)).body).toEqual({ deleted: true });
   const after = (await api("GET", `/api/v1/videos/${video.id}/viewers`)).body;
