@@ -167,20 +167,44 @@ describe("viewers of a video", () => {
   });
 });
 
+const today = new Date().toISOString().slice(0, 10);
+/** An export of both videos, as the file a seller downloads. */
+async function exported(type: string, format = "csv"): Promise<string> {
+  const created = await t.call("POST", "/api/v1/exports", {
+    token: a.token,
+    body: { video_ids: [video.id, other.id], from: today, to: today, format, type },
+  });
+  expect(created.status).toBe(202);
+  for (let i = 0; i < 20 && (await processNextExport(t.deps)); i++);
+  const file = await get(`/api/v1/exports/${created.body.export_id}/download`);
+  expect(file.status).toBe(200);
+  return file.text;
+}
+const exportedEvents = () => exported("events");
+
+describe("the viewer's watch percent reaches the seller", () => {
+  test("lead.captured carries how far the viewer had watched when they left their email", async () => {
+    const [captured] = await t.deps.sql`SELECT data FROM outbox WHERE workspace_id = ${a.id} AND event = 'lead.captured'`;
+    expect(captured!.data).toMatchObject({ video_code: video.code, identity: { email }, watch_percent: 100 });
+  });
+
+  test("the leads export: a row per video and identified viewer, with the watch percent", async () => {
+    const [ann] = (await get(`/api/v1/videos/${video.id}/viewers?identified=true`)).body.data;
+    const lines = (await exported("leads")).trim().split(/\r?\n/);
+    expect(lines[0]).toBe("video_id,video_code,viewer_id,email,external_id,first_seen_at,last_seen_at,sessions,watch_time_s,watch_percent,plays,leads,orders");
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 4).concat(l.split(",").slice(7)))).toEqual([
+      [String(video.id), video.code, String(ann.viewer_id), email, "2", "24", "100", "2", "2", "1"],
+      [String(other.id), other.code, String(ann.viewer_id), email, "1", "7", "35", "1", "0", "0"],
+    ]);
+    const json = JSON.parse(await exported("leads", "json"));
+    expect(json.map((r: { email: string; watch_percent: number }) => [r.email, r.watch_percent])).toEqual([
+      [email, 100],
+      [email, 35],
+    ]);
+  });
+});
+
 describe("erasure", () => {
-  const today = new Date().toISOString().slice(0, 10);
-  /** The events export of both videos, as a file a seller downloads. */
-  async function exportedEvents(): Promise<string> {
-    const created = await t.call("POST", "/api/v1/exports", {
-      token: a.token,
-      body: { video_ids: [video.id, other.id], from: today, to: today, format: "csv", type: "events" },
-    });
-    expect(created.status).toBe(202);
-    for (let i = 0; i < 20 && (await processNextExport(t.deps)); i++);
-    const file = await get(`/api/v1/exports/${created.body.export_id}/download`);
-    expect(file.status).toBe(200);
-    return file.text;
-  }
   const eventSessions = async (v: TestVideo) =>
     (await get(`/api/v1/videos/${v.id}/analytics/events?per_page=500`)).body.events.data.map((e: { session_code: string }) => e.session_code);
 
@@ -217,6 +241,7 @@ describe("erasure", () => {
     const file = await exportedEvents();
     for (const gone of [s1, s2, email, "device-1", "device-2"]) expect(file.includes(gone)).toBe(false);
     expect(file.includes(s3)).toBe(true);
+    expect((await exported("leads")).includes(email)).toBe(false);
     // Her email is no longer a lead, and no key of hers resolves.
     expect(await t.deps.sql`SELECT 1 FROM leads WHERE workspace_id = ${a.id} AND email = ${email}`).toHaveLength(0);
     expect(await t.deps.sql`SELECT 1 FROM viewer_keys WHERE workspace_id = ${a.id} AND viewer_id = ${ann.viewer_id}`).toHaveLength(0);

@@ -1,12 +1,6 @@
 /** The PostgreSQL side of the per-viewer reads: who the viewers are, their sessions of a video, their sales. */
 import type { Db } from "../../storage/postgres.ts";
-
-/** A day window as the SQL reads it: local times in `tz` (http/window.ts). */
-export interface Bounds {
-  start: string;
-  end: string;
-  tz: string;
-}
+import type { Bounds } from "../../domains/viewers/repo.ts";
 
 export interface ViewerPageRow {
   viewer_id: number;
@@ -44,26 +38,6 @@ export async function listViewers(
     GROUP BY s.viewer_id
     ORDER BY max(sv.created_at) DESC, s.viewer_id DESC
     LIMIT ${limit} OFFSET ${offset}`;
-}
-
-export interface SessionRow {
-  viewer_id: number;
-  session_code: string;
-  started_at: Date;
-}
-
-/** The sessions of these viewers that played this video, oldest first; `w` keeps those that began in the window. */
-export async function sessionsOf(sql: Db, workspaceId: number, videoId: number, viewerIds: number[], w?: Bounds): Promise<SessionRow[]> {
-  if (viewerIds.length === 0) return [];
-  const window = w
-    ? sql`AND sv.created_at >= (${w.start}::timestamp AT TIME ZONE ${w.tz}) AND sv.created_at < (${w.end}::timestamp AT TIME ZONE ${w.tz})`
-    : sql``;
-  return sql<SessionRow[]>`
-    SELECT s.viewer_id, s.session_code, sv.created_at AS started_at
-    FROM viewer_sessions s
-    JOIN session_videos sv ON sv.workspace_id = s.workspace_id AND sv.session_code = s.session_code AND sv.video_id = ${videoId}
-    WHERE s.workspace_id = ${workspaceId} AND s.viewer_id IN ${sql(viewerIds)} ${window}
-    ORDER BY sv.created_at, s.session_code`;
 }
 
 export interface IdentityRow {

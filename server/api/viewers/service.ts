@@ -7,8 +7,9 @@ import { getVideo } from "../videos/service.ts";
 import * as viewerDomain from "../../domains/viewers/service.ts";
 import { viewerFootprint } from "../../domains/viewers/repo.ts";
 import type { ViewerEvent, ViewerHeatmap, ViewerSession, ViewerSummary, ViewerTimeline } from "./model.ts";
-import * as q from "./queries.ts";
-import { furthestPercent, heatmapCounts, joinRanges, type Range } from "./ranges.ts";
+import * as q from "../../domains/viewers/events.ts";
+import { furthestPercent, heatmapCounts, joinRanges, type Range } from "../../domains/viewers/ranges.ts";
+import { type Bounds, sessionsOf, type VideoSessionRow } from "../../domains/viewers/repo.ts";
 import * as repo from "./repo.ts";
 
 export const VIEWERS_DEFAULT_WINDOW_DAYS = 30;
@@ -35,7 +36,7 @@ export interface ListQuery extends WindowQuery {
 function summarise(
   viewerId: number,
   identity: repo.IdentityRow | undefined,
-  sessions: repo.SessionRow[],
+  sessions: VideoSessionRow[],
   facts: Map<string, q.SessionFacts>,
   sales: repo.SaleRow[],
 ): ViewerSummary {
@@ -72,13 +73,6 @@ function summarise(
   };
 }
 
-const sessionsScope = (workspaceId: number, videoId: number, sessions: repo.SessionRow[]): q.Sessions => ({
-  workspaceId,
-  videoId,
-  codes: sessions.map((s) => s.session_code),
-  since: new Date(Math.min(...sessions.map((s) => s.started_at.getTime()))),
-});
-
 const groupBy = <T, K>(list: T[], key: (item: T) => K): Map<K, T[]> => {
   const out = new Map<K, T[]>();
   for (const item of list) out.set(key(item), [...(out.get(key(item)) ?? []), item]);
@@ -92,30 +86,39 @@ export async function listViewers(deps: Deps, workspaceId: number, videoId: numb
   const identifiedOnly = oneOfParam(input.identified, "identified", ["true", "false"], "false") === "true";
   const page = intParam(input.page, "page", 1, Number.MAX_SAFE_INTEGER, 1);
   const perPage = intParam(input.per_page, "per_page", 1, VIEWERS_MAX_PER_PAGE, VIEWERS_DEFAULT_PER_PAGE);
-  const found = await repo.listViewers(deps.sql, workspaceId, video.id, w, identifiedOnly, perPage, (page - 1) * perPage);
+  return { ...(await viewerPage(deps, workspaceId, video.id, w, identifiedOnly, page, perPage)), page, perPage };
+}
+
+/** One page of a video's viewers whose sessions began in the window, and how many there are in all (the list, the leads export). */
+export async function viewerPage(
+  deps: Deps,
+  workspaceId: number,
+  videoId: number,
+  w: Bounds,
+  identifiedOnly: boolean,
+  page: number,
+  perPage: number,
+): Promise<{ data: ViewerSummary[]; total: number }> {
+  const found = await repo.listViewers(deps.sql, workspaceId, videoId, w, identifiedOnly, perPage, (page - 1) * perPage);
   const ids = found.map((r) => r.viewer_id);
-  const [sessions, identities] = await Promise.all([repo.sessionsOf(deps.sql, workspaceId, video.id, ids, w), repo.identitiesOf(deps.sql, workspaceId, ids)]);
-  const scope = sessionsScope(workspaceId, video.id, sessions);
-  const [facts, sales] = await Promise.all([q.sessionFacts(deps.ch, scope), repo.salesOf(deps.sql, workspaceId, video.id, scope.codes)]);
+  const [sessions, identities] = await Promise.all([sessionsOf(deps.sql, workspaceId, videoId, ids, w), repo.identitiesOf(deps.sql, workspaceId, ids)]);
+  const scope = q.sessionsScope(workspaceId, videoId, sessions);
+  const [facts, sales] = await Promise.all([q.sessionFacts(deps.ch, scope), repo.salesOf(deps.sql, workspaceId, videoId, scope.codes)]);
   const factsBy = new Map(facts.map((f) => [f.session_code, f]));
   const sessionsBy = groupBy(sessions, (s) => s.viewer_id);
   const identityBy = new Map(identities.map((i) => [i.viewer_id, i]));
   const viewerOf = new Map(sessions.map((s) => [s.session_code, s.viewer_id]));
   const salesBy = groupBy(sales, (s) => viewerOf.get(s.session_code));
   const data = ids.map((id) => summarise(id, identityBy.get(id), sessionsBy.get(id) ?? [], factsBy, salesBy.get(id) ?? []));
-  return { data, page, perPage, total: found[0]?.total ?? (page > 1 ? await countAll(deps, workspaceId, video.id, w, identifiedOnly) : 0) };
-}
-
-/** A page past the end has no row to carry the total. */
-async function countAll(deps: Deps, workspaceId: number, videoId: number, w: repo.Bounds, identifiedOnly: boolean): Promise<number> {
-  const [first] = await repo.listViewers(deps.sql, workspaceId, videoId, w, identifiedOnly, 1, 0);
-  return first?.total ?? 0;
+  // A page past the end has no row to carry the total.
+  const total = found[0]?.total ?? (page > 1 ? ((await repo.listViewers(deps.sql, workspaceId, videoId, w, identifiedOnly, 1, 0))[0]?.total ?? 0) : 0);
+  return { data, total };
 }
 
 /** One viewer's sessions of the video (all of them, oldest first), or 404 when the viewer is not of this workspace or never played it. */
-async function viewerSessions(deps: Deps, workspaceId: number, videoId: number, viewerId: number | undefined): Promise<repo.SessionRow[]> {
+async function viewerSessions(deps: Deps, workspaceId: number, videoId: number, viewerId: number | undefined): Promise<VideoSessionRow[]> {
   if (viewerId === undefined) throw viewerNotFound();
-  const sessions = await repo.sessionsOf(deps.sql, workspaceId, videoId, [viewerId]);
+  const sessions = await sessionsOf(deps.sql, workspaceId, videoId, [viewerId]);
   if (sessions.length === 0) throw viewerNotFound();
   return sessions;
 }
@@ -155,7 +158,7 @@ function toEvent(row: q.TimelineRow): ViewerEvent | null {
 export async function timeline(deps: Deps, workspaceId: number, videoId: number | undefined, viewerId: number | undefined): Promise<ViewerTimeline> {
   const video = await videoOf(deps, workspaceId, videoId);
   const sessions = await viewerSessions(deps, workspaceId, video.id, viewerId);
-  const scope = sessionsScope(workspaceId, video.id, sessions);
+  const scope = q.sessionsScope(workspaceId, video.id, sessions);
   const [events, facts, sales, [identity]] = await Promise.all([
     q.timelineRows(deps.ch, scope),
     q.sessionFacts(deps.ch, scope),
@@ -206,7 +209,7 @@ export async function heatmap(
   const video = await videoOf(deps, workspaceId, videoId);
   const buckets = intParam(input.buckets, "buckets", 1, HEATMAP_MAX_BUCKETS, HEATMAP_DEFAULT_BUCKETS);
   const sessions = await viewerSessions(deps, workspaceId, video.id, viewerId);
-  const scope = sessionsScope(workspaceId, video.id, sessions);
+  const scope = q.sessionsScope(workspaceId, video.id, sessions);
   const [rows, facts] = await Promise.all([q.timelineRows(deps.ch, scope), q.sessionFacts(deps.ch, scope)]);
   const duration = facts.reduce((max, f) => Math.max(max, Number(f.duration_s)), 0);
   const ranges: Range[] = rows

@@ -199,3 +199,30 @@ export async function eraseViewer(sql: Sql, workspaceId: number, viewerId: numbe
     await tx`DELETE FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
   });
 }
+
+/** A day window as the SQL reads it: local times in `tz` (http/window.ts). */
+export interface Bounds {
+  start: string;
+  end: string;
+  tz: string;
+}
+
+export interface VideoSessionRow {
+  viewer_id: number;
+  session_code: string;
+  started_at: Date;
+}
+
+/** The sessions of these viewers that played this video, oldest first; `w` keeps those that began in the window. */
+export async function sessionsOf(sql: Db, workspaceId: number, videoId: number, viewerIds: number[], w?: Bounds): Promise<VideoSessionRow[]> {
+  if (viewerIds.length === 0) return [];
+  const window = w
+    ? sql`AND sv.created_at >= (${w.start}::timestamp AT TIME ZONE ${w.tz}) AND sv.created_at < (${w.end}::timestamp AT TIME ZONE ${w.tz})`
+    : sql``;
+  return sql<VideoSessionRow[]>`
+    SELECT s.viewer_id, s.session_code, sv.created_at AS started_at
+    FROM viewer_sessions s
+    JOIN session_videos sv ON sv.workspace_id = s.workspace_id AND sv.session_code = s.session_code AND sv.video_id = ${videoId}
+    WHERE s.workspace_id = ${workspaceId} AND s.viewer_id IN ${sql(viewerIds)} ${window}
+    ORDER BY sv.created_at, s.session_code`;
+}

@@ -18,3 +18,7 @@ ON CONFLICT DO NOTHING;
 
 -- The viewers a video lists are found through their sessions.
 CREATE INDEX IF NOT EXISTS viewer_sessions_viewer ON viewer_sessions (workspace_id, viewer_id);
+
+-- The leads export (docs/api.md "Viewers"): one more export type.
+ALTER TABLE exports DROP CONSTRAINT IF EXISTS exports_type_check;
+ALTER TABLE exports ADD CONSTRAINT exports_type_check CHECK (type IN ('events', 'summary', 'retention', 'conversions', 'overview', 'breakdown', 'leads'));

@@ -1,12 +1,15 @@
 /**
- * The ClickHouse side of the per-viewer reads: the events of a few sessions of one
- * video, from `events` (0001_events.sql). The primary key (workspace, video, time)
+ * A viewer's rows in ClickHouse: the events of a few sessions of one video (the
+ * per-viewer reads, the watch percent of a lead), and their erasure. Read from `events` (0001_events.sql). The primary key (workspace, video, time)
  * and the sessions' start bound what is read: a session's rows are never older than
  * an hour before it began (the events host clamps the time a page reports).
  */
 import type { Ch } from "../../storage/clickhouse.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
-import { rows } from "../analytics/queries.ts";
+
+async function rows<T>(ch: Ch, sql: { query: string; query_params: Record<string, unknown> }): Promise<T[]> {
+  return (await ch.query({ ...sql, format: "JSONEachRow" })).json<T>();
+}
 
 /** How much earlier than its session's start a row may be dated (server/hosts/events/collect.ts). */
 const CLAMP_MS = 60 * 60_000;
@@ -18,6 +21,14 @@ export interface Sessions {
   /** The earliest start among the sessions. */
   since: Date;
 }
+
+/** The sessions' scope: their codes, from the earliest start among them. */
+export const sessionsScope = (workspaceId: number, videoId: number, sessions: { session_code: string; started_at: Date }[]): Sessions => ({
+  workspaceId,
+  videoId,
+  codes: sessions.map((s) => s.session_code),
+  since: new Date(Math.min(...sessions.map((s) => s.started_at.getTime()))),
+});
 
 const WHERE = `workspace_id = {ws:UInt64} AND video_id = {video:UInt64} AND session_code IN {codes:Array(String)}
   AND created_at >= fromUnixTimestamp64Milli({since:Int64})`;
