@@ -32,7 +32,6 @@ export const TRIGGERS: readonly Trigger[] = [
       identity: { email: "jane@example.com", first_name: "Jane" },
       url: "https://example.com/webinar",
       captured_at: "2026-01-15T10:30:00.000Z",
-      watch_percent: 42,
     },
   },
   {
