@@ -7,7 +7,12 @@
 import type { Ch } from "../../storage/clickhouse.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
 
-async function rows<T>(ch: Ch, sql: { query: string; query_params: Record<string, unknown> }): Promise<T[]> {
+export interface ChSql {
+  query: string;
+  query_params: Record<string, unknown>;
+}
+
+async function rows<T>(ch: Ch, sql: ChSql): Promise<T[]> {
   return (await ch.query({ ...sql, format: "JSONEachRow" })).json<T>();
 }
 
@@ -45,9 +50,8 @@ export interface SessionFacts {
 }
 
 /** Per session: watch time (ranges summed), the furthest point reached, the video's duration, plays and lead forms answered. */
-export async function sessionFacts(ch: Ch, s: Sessions): Promise<SessionFacts[]> {
-  if (s.codes.length === 0) return [];
-  return rows<SessionFacts>(ch, {
+export function factsSql(s: Sessions): ChSql {
+  return {
     query: `
 SELECT session_code,
   sumIf(watch_seconds, event_type = 'watched') AS watch_s,
@@ -58,7 +62,11 @@ SELECT session_code,
 FROM events WHERE ${WHERE}
 GROUP BY session_code`,
     query_params: params(s),
-  });
+  };
+}
+
+export async function sessionFacts(ch: Ch, s: Sessions): Promise<SessionFacts[]> {
+  return s.codes.length === 0 ? [] : rows<SessionFacts>(ch, factsSql(s));
 }
 
 /** The player events a timeline shows, and the ones that carry where a session came from. */
@@ -75,15 +83,18 @@ export interface TimelineRow {
 }
 
 /** The sessions' events, oldest first. */
-export async function timelineRows(ch: Ch, s: Sessions): Promise<TimelineRow[]> {
-  if (s.codes.length === 0) return [];
-  return rows<TimelineRow>(ch, {
+export function timelineSql(s: Sessions): ChSql {
+  return {
     query: `
 SELECT session_code, event_type, event, video_time, watch_seconds, properties, toUnixTimestamp64Milli(created_at) AS at_ms
 FROM events WHERE ${WHERE} AND event_type IN {types:Array(String)}
 ORDER BY created_at, video_time`,
     query_params: { ...params(s), types: TIMELINE_TYPES },
-  });
+  };
+}
+
+export async function timelineRows(ch: Ch, s: Sessions): Promise<TimelineRow[]> {
+  return s.codes.length === 0 ? [] : rows<TimelineRow>(ch, timelineSql(s));
 }
 
 /** The tables that hold a session's rows: every event, and the per-session rows the materialized views keep from them. */
