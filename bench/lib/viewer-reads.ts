@@ -4,13 +4,14 @@
  * PostgreSQL gets the identity side at the same scale: 70,000 viewers (one per device
  * of the generator) and every one of its sessions, with the videos each played. One
  * viewer, a device that came back twice to the hot video, is read through the service
- * (its timeline and its heatmap) and as the same SQL on the engines.
+ * (its timeline and its heatmap) and as the same SQL on the engines: the viewer's
+ * sessions in PostgreSQL, then their events in ClickHouse.
  */
 import { join } from "node:path";
 import type { Session } from "chdb";
 import type { Deps } from "../../server/deps.ts";
 import { heatmap, timeline } from "../../server/api/viewers/service.ts";
-import { factsSql, sessionsScope, timelineSql } from "../../server/domains/viewers/events.ts";
+import { sessionsScope, timelineSql } from "../../server/domains/viewers/events.ts";
 import { sessionsOf } from "../../server/domains/viewers/repo.ts";
 import type { Ch } from "../../server/storage/clickhouse.ts";
 import { connectPostgres, migrate } from "../../server/storage/postgres.ts";
@@ -69,7 +70,8 @@ FROM (SELECT number AS s FROM numbers({sessions:UInt64})) WHERE s % {devices:UIn
     const direct = async () => {
       const sessions = await sessionsOf(sql, ws, 1, [viewerId]);
       const scope = sessionsScope(ws, 1, sessions);
-      await Promise.all([timelineSql(scope), factsSql(scope)].map((q) => native.queryBindAsync(q.query, q.query_params, { format: "JSONEachRow" })));
+      const q = timelineSql(scope);
+      await native.queryBindAsync(q.query, q.query_params, { format: "JSONEachRow" });
     };
     const shown = await timeline(deps, ws, 1, viewerId);
     const map = await heatmap(deps, ws, 1, viewerId, { buckets: "100" });

@@ -159,12 +159,12 @@ export async function timeline(deps: Deps, workspaceId: number, videoId: number 
   const video = await videoOf(deps, workspaceId, videoId);
   const sessions = await viewerSessions(deps, workspaceId, video.id, viewerId);
   const scope = q.sessionsScope(workspaceId, video.id, sessions);
-  const [events, facts, sales, [identity]] = await Promise.all([
+  const [events, sales, [identity]] = await Promise.all([
     q.timelineRows(deps.ch, scope),
-    q.sessionFacts(deps.ch, scope),
     repo.salesOf(deps.sql, workspaceId, video.id, scope.codes),
     repo.identitiesOf(deps.sql, workspaceId, [viewerId!]),
   ]);
+  const facts = q.factsFromRows(events);
   const eventsBy = groupBy(events, (e) => e.session_code);
   const salesBy = groupBy(sales, (s) => s.session_code);
   const list: ViewerSession[] = sessions.map((s) => {
@@ -210,8 +210,8 @@ export async function heatmap(
   const buckets = intParam(input.buckets, "buckets", 1, HEATMAP_MAX_BUCKETS, HEATMAP_DEFAULT_BUCKETS);
   const sessions = await viewerSessions(deps, workspaceId, video.id, viewerId);
   const scope = q.sessionsScope(workspaceId, video.id, sessions);
-  const [rows, facts] = await Promise.all([q.timelineRows(deps.ch, scope), q.sessionFacts(deps.ch, scope)]);
-  const duration = facts.reduce((max, f) => Math.max(max, Number(f.duration_s)), 0);
+  const rows = await q.timelineRows(deps.ch, scope);
+  const duration = q.factsFromRows(rows).reduce((max, f) => Math.max(max, f.duration_s), 0);
   const ranges: Range[] = rows
     .filter((r) => r.event_type === "watched")
     .map((r): Range => [Number(r.video_time), Number(r.video_time) + Number(r.watch_seconds)]);

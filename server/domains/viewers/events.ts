@@ -93,6 +93,22 @@ ORDER BY created_at, video_time`,
   };
 }
 
+/** The same facts as `sessionFacts`, from a timeline's rows (one query fewer for one viewer's reads). */
+export function factsFromRows(rows: TimelineRow[]): SessionFacts[] {
+  const by = new Map<string, SessionFacts>();
+  for (const r of rows) {
+    let f = by.get(r.session_code);
+    if (!f) by.set(r.session_code, (f = { session_code: r.session_code, watch_s: 0, furthest_s: 0, duration_s: 0, plays: 0, leads: 0 }));
+    if (r.event_type === "watched") {
+      f.watch_s += Number(r.watch_seconds);
+      f.furthest_s = Math.max(f.furthest_s, Number(r.video_time) + Number(r.watch_seconds));
+      f.duration_s = Math.max(f.duration_s, Number(r.properties.duration_s ?? 0) || 0);
+    } else if (r.event_type === "play" || r.event_type === "unmute") f.plays += 1;
+    else if (r.event_type === "lead_form_submitted") f.leads += 1;
+  }
+  return [...by.values()];
+}
+
 export async function timelineRows(ch: Ch, s: Sessions): Promise<TimelineRow[]> {
   return s.codes.length === 0 ? [] : rows<TimelineRow>(ch, timelineSql(s));
 }
