@@ -59,11 +59,6 @@ export async function identitiesOf(sql: Db, workspaceId: number, viewerIds: numb
     FROM viewers v WHERE v.workspace_id = ${workspaceId} AND v.id IN ${sql(viewerIds)}`;
 }
 
-export async function viewerExists(sql: Db, workspaceId: number, viewerId: number): Promise<boolean> {
-  const rows = await sql`SELECT 1 FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
-  return rows.length > 0;
-}
-
 export interface SaleRow {
   session_code: string;
   occurred_at: Date;
