@@ -1,4 +1,4 @@
-/** The PostgreSQL side of the per-viewer reads: who the viewers are, their sessions of a video, their sales. */
+/** The PostgreSQL side of the per-viewer reads: a page of a video's viewers, who they are, their sales. */
 import type { Db } from "../../storage/postgres.ts";
 import type { Bounds } from "../../domains/viewers/repo.ts";
 
