@@ -338,6 +338,58 @@ export interface EventsPage {
   events: { total: number; data: EventRow[] };
 }
 
+/** One viewer of a video (docs/api.md "Viewers"). */
+export interface ViewerRow {
+  viewer_id: number;
+  identified: boolean;
+  email: string | null;
+  external_id: string | null;
+  sessions: number;
+  first_seen_at: string;
+  last_seen_at: string;
+  watch_time_s: number;
+  furthest_percent: number;
+  plays: number;
+  leads: number;
+  orders: number;
+  revenue: { currency: string | null; amount: number }[];
+}
+
+export interface ViewerEvent {
+  /** play, pause, seek, ended, cta_click, quiz_answer, lead or sale. */
+  type: string;
+  at: string;
+  video_time: number | null;
+  detail: Record<string, string | number | boolean | null>;
+}
+
+export interface ViewerSession {
+  session_id: string;
+  started_at: string;
+  source: string | null;
+  device: string | null;
+  browser: string | null;
+  os: string | null;
+  country: string | null;
+  watch_time_s: number;
+  /** [from_s, to_s] stretches of playback, in the order watched. */
+  watched_ranges: number[][];
+  events: ViewerEvent[];
+}
+
+export interface ViewerTimeline {
+  video_id: number;
+  viewer: ViewerRow;
+  sessions: ViewerSession[];
+}
+
+export interface ViewerHeatmap {
+  buckets: number;
+  duration_s: number | null;
+  /** How many times each equal part of the video was watched; 0 = skipped. */
+  counts: number[];
+}
+
 export interface ConversionsByName {
   video_id: number;
   from: string;

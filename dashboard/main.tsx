@@ -21,6 +21,7 @@ import { Home } from "./pages/home.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
 import { SplitTests } from "./pages/split-tests.tsx";
 import { SplitTestPage } from "./pages/split-test.tsx";
+import { ViewerPage, Viewers } from "./pages/viewers.tsx";
 import { useEffect } from "preact/hooks";
 
 function Redirect({ to }: { to: string }) {
@@ -110,6 +111,8 @@ function App() {
   else if ((m = match("/videos/:id", path))) page = <VideoPage id={Number(m.id)} />;
   else if ((m = match("/videos/:id/settings", path))) page = <PlayerSettings id={Number(m.id)} />;
   else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} query={query} />;
+  else if ((m = match("/videos/:id/viewers", path))) page = <Viewers id={Number(m.id)} leadsOnly={query.get("identified") === "true"} />;
+  else if ((m = match("/videos/:id/viewers/:viewer", path))) page = <ViewerPage id={Number(m.id)} viewer={Number(m.viewer)} />;
   else if (path === "/analytics") page = <AnalyticsPicker />;
   else if (path === "/split-tests") page = <SplitTests />;
   else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;

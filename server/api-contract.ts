@@ -96,6 +96,9 @@ interface Exact {
   "get /api/v1/signing-keys": api.SigningKeyList;
   "post /api/v1/signing-keys 201": api.SigningKeyCreated;
   "delete /api/v1/signing-keys/:id": api.Deleted;
+  "get /api/v1/videos/:video/viewers/:viewer": api.ViewerTimeline;
+  "get /api/v1/videos/:video/viewers/:viewer/heatmap": api.ViewerHeatmap;
+  "delete /api/v1/viewers/:viewer": api.Deleted;
 }
 
 /**
@@ -115,6 +118,7 @@ interface Open {
   "post /api/v1/videos/:video/deploy": api.Deployed;
   "post /api/v1/videos/:video/deploys/:version/restore": api.Restored;
   "get /api/v1/split-tests": api.Page<api.SplitTest>;
+  "get /api/v1/videos/:video/viewers": api.Page<api.ViewerRow>;
 }
 
 export type ApiContract = [
@@ -130,5 +134,6 @@ export type ApiContract = [
     settings: Same<ReturnType<typeof settingsOf>, Settings>;
     deployVersion: Same<ReturnType<typeof toDeployVersion>, api.DeployVersion>;
     splitTest: Same<ReplyOf<"get /api/v1/split-tests">["data"][number], api.SplitTest>;
+    viewer: Same<ReplyOf<"get /api/v1/videos/:video/viewers">["data"][number], api.ViewerRow>;
   }>,
 ];

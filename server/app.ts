@@ -37,6 +37,7 @@ import { automationModule } from "./api/automation/index.ts";
 import { dashboardModule } from "./hosts/dashboard/index.ts";
 import { probesModule } from "./hosts/probes/index.ts";
 import { splitTestAssignModule, splitTestsModule } from "./api/split-tests/index.ts";
+import { viewersModule } from "./api/viewers/index.ts";
 
 const SCALAR_BUNDLE = join(import.meta.dir, "..", "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
@@ -62,7 +63,8 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(exportsModule(deps))
     .use(splitTestsModule(deps))
     .use(playbackDefaultsModule(deps))
-    .use(signingKeysModule(deps));
+    .use(signingKeysModule(deps))
+    .use(viewersModule(deps));
 
   return (
     new Elysia()

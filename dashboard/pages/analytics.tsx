@@ -352,6 +352,7 @@ function Exports({ id, from, to }: { id: number; from: string; to: string }) {
               <option value="conversions">Conversions</option>
               <option value="overview">Seller overview</option>
               <option value="breakdown">Breakdown</option>
+              <option value="leads">Leads (with watch percent)</option>
             </select>
           )}
         </Field>

@@ -1,11 +1,12 @@
-/** The tabs of one video: overview (upload, status, embed), player settings, analytics. */
+/** The tabs of one video: overview (upload, status, embed), player settings, analytics, viewers. */
 import { Link } from "../components.tsx";
 
-export function VideoNav({ id, current, title }: { id: number; current: "overview" | "settings" | "analytics"; title?: string }) {
+export function VideoNav({ id, current, title }: { id: number; current: "overview" | "settings" | "analytics" | "viewers"; title?: string }) {
   const tabs = [
     { k: "overview", href: `/videos/${id}`, l: "Upload & embed" },
     { k: "settings", href: `/videos/${id}/settings`, l: "Player settings" },
     { k: "analytics", href: `/videos/${id}/analytics`, l: "Analytics" },
+    { k: "viewers", href: `/videos/${id}/viewers`, l: "Viewers" },
   ];
   return (
     <>

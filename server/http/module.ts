@@ -23,6 +23,7 @@ export type ApiTag =
   | "Automation"
   | "Split tests"
   | "Playback protection"
+  | "Viewers"
   | "Events host"
   | "Media"
   | "Operator"

@@ -8,11 +8,12 @@ import { join } from "node:path";
 
 const DIR = join(tmpdir(), "frameline-test-clips-v1");
 
-type ClipName = "landscape" | "long" | "portrait" | "vp9" | "hd" | "big" | "mpeg4" | "corrupt" | "text";
+type ClipName = "landscape" | "long" | "vsl" | "portrait" | "vp9" | "hd" | "big" | "mpeg4" | "corrupt" | "text";
 
 const FILES: Record<ClipName, string> = {
   landscape: "landscape-640x360.mp4",
   long: "landscape-640x360-8s.mp4",
+  vsl: "landscape-640x360-16s.mp4",
   portrait: "portrait-360x640.mp4",
   vp9: "vp9-opus-320x180.webm",
   hd: "mpeg4-mp3-1280x720.avi",
@@ -42,8 +43,10 @@ async function make(name: ClipName, out: string): Promise<void> {
   switch (name) {
     case "landscape":
     case "long":
-      // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded. `long` lasts 8 s (room for timed features).
-      return ffmpeg([...source(640, 360, name === "long" ? 8 : 3), ...H264_AAC_MP4, out]);
+    case "vsl":
+      // H.264/AAC at exactly 640x360: the 360p rung is repackaged, not re-encoded. `long` lasts 8 s (room for timed features),
+      // `vsl` 16 s (room to watch, rewatch and skip parts of it).
+      return ffmpeg([...source(640, 360, { landscape: 3, long: 8, vsl: 16 }[name]), ...H264_AAC_MP4, out]);
     case "portrait":
       return ffmpeg([...source(360, 640, 2), ...H264_AAC_MP4, out]);
     case "vp9":

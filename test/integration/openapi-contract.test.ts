@@ -539,6 +539,35 @@ describe("conversions, analytics and ad spend", () => {
     await answers("GET /api/v1/analytics/live", 200, api("GET", "/analytics/live"));
     await answers("GET /api/v1/analytics/overview", 422, api("GET", "/analytics/overview?currency=US"));
   });
+
+  test("viewers: the list, a viewer's timeline and heatmap (the events host's contract session played the video)", async () => {
+    const list = "GET /api/v1/videos/{video}/viewers";
+    const page = await answers(list, 200, api("GET", `/videos/${video.id}/viewers`));
+    await answers(list, 404, api("GET", `/videos/${HUGE}/viewers`));
+    await answers(list, 422, api("GET", `/videos/${video.id}/viewers?identified=maybe`));
+    const viewer = page.body.data[0].viewer_id;
+    const one = "GET /api/v1/videos/{video}/viewers/{viewer}";
+    await answers(one, 200, api("GET", `/videos/${video.id}/viewers/${viewer}`));
+    await answers(one, 404, api("GET", `/videos/${video.id}/viewers/${HUGE}`));
+    const heatmap = "GET /api/v1/videos/{video}/viewers/{viewer}/heatmap";
+    await answers(heatmap, 200, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=10`));
+    await answers(heatmap, 404, api("GET", `/videos/${HUGE}/viewers/${viewer}/heatmap`));
+    await answers(heatmap, 422, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=0`));
+  });
+
+  test("viewers: erasure", async () => {
+    const batch = {
+      workspace_code: ws.code,
+      video_code: video.code,
+      session_id: "contract-erase",
+      device_id: "contract-erase-device",
+      events: [{ type: "play" }],
+    };
+    expect((await events("POST", "/v1/collect", batch)).status).toBe(200);
+    const [row] = await t.deps.sql`SELECT viewer_id FROM viewer_sessions WHERE workspace_id = ${ws.id} AND session_code = 'contract-erase'`;
+    await answers("DELETE /api/v1/viewers/{viewer}", 200, api("DELETE", `/viewers/${row!.viewer_id}`));
+    await answers("DELETE /api/v1/viewers/{viewer}", 404, api("DELETE", `/viewers/${row!.viewer_id}`));
+  });
 });
 
 describe("uploads", () => {

@@ -3,8 +3,8 @@ import { t } from "elysia";
 import { DateOnly, Id, oneOf, Text } from "../../http/schemas.ts";
 import { DIMENSION_NAMES } from "../analytics/metrics.ts";
 
-/** docs/api.md's four types, and (beyond it) the seller overview and a breakdown. */
-export const EXPORT_TYPES = ["events", "summary", "retention", "conversions", "overview", "breakdown"] as const;
+/** docs/api.md's four types, and (beyond it) the seller overview, a breakdown and the leads (docs/api.md "Viewers"). */
+export const EXPORT_TYPES = ["events", "summary", "retention", "conversions", "overview", "breakdown", "leads"] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -55,7 +55,8 @@ const SELLER_COLUMNS = [
  * (retention, 100 buckets) or per video and event name (conversions). The seller
  * overview has one row per video and currency, a breakdown one per video, value and
  * currency (`cta_clicks` adds up, over the cards, the sessions that clicked each; a row without sales has empty
- * currency columns). Windows are UTC days.
+ * currency columns). The leads have one row per video and identified viewer, `watch_percent` the furthest
+ * point of the video they reached. Windows are UTC days.
  */
 export const EXPORT_COLUMNS = {
   events: ["video_id", "event_type", "event", "session_code", "watch_seconds", "video_time", "created_at", "ip_hash"],
@@ -64,6 +65,21 @@ export const EXPORT_COLUMNS = {
   conversions: ["video_id", "from", "to", "event_name", "count", "total_revenue"],
   overview: ["video_id", "video_code", "from", "to", "tz", ...SELLER_COLUMNS],
   breakdown: ["video_id", "video_code", "from", "to", "tz", "by", "value", "other", ...SELLER_COLUMNS],
+  leads: [
+    "video_id",
+    "video_code",
+    "viewer_id",
+    "email",
+    "external_id",
+    "first_seen_at",
+    "last_seen_at",
+    "sessions",
+    "watch_time_s",
+    "watch_percent",
+    "plays",
+    "leads",
+    "orders",
+  ],
 } as const satisfies Record<ExportType, readonly string[]>;
 
 export const CreateExportBody = t.Object({

@@ -11,7 +11,8 @@ import type { Dimension, GroupMetrics } from "../analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../analytics/overview.ts";
 import * as q from "../analytics/queries.ts";
 import { computeRetention } from "../analytics/service.ts";
-import { resolveWindow } from "../../http/window.ts";
+import { resolveWindow, type Window } from "../../http/window.ts";
+import { VIEWERS_MAX_PER_PAGE, viewerPage } from "../viewers/service.ts";
 import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
 import { EXPORT_COLUMNS, EXPORT_ID_PREFIX, EXPORT_RETENTION_DAYS, ExportStatus, type CreateExportBody, type ExportFormat } from "./model.ts";
 import * as repo from "./repo.ts";
@@ -122,6 +123,34 @@ async function* rowsOf(deps: Deps, row: ExportRow, sliceRows: number): AsyncGene
       }
       return;
     }
+    case "leads":
+      for (const [i, id] of videoIds.entries()) yield* leadRows(deps, scope.workspaceId, id, row.video_codes[i] ?? null, window);
+      return;
+  }
+}
+
+/** The identified viewers of a video in the window, most recently seen first, a page at a time. */
+async function* leadRows(deps: Deps, workspaceId: number, videoId: number, videoCode: string | null, window: Window): AsyncGenerator<OutRow> {
+  for (let page = 1; ; page++) {
+    const { data } = await viewerPage(deps, workspaceId, videoId, window, true, page, VIEWERS_MAX_PER_PAGE);
+    for (const v of data) {
+      yield {
+        video_id: videoId,
+        video_code: videoCode,
+        viewer_id: v.viewer_id,
+        email: v.email,
+        external_id: v.external_id,
+        first_seen_at: v.first_seen_at,
+        last_seen_at: v.last_seen_at,
+        sessions: v.sessions,
+        watch_time_s: v.watch_time_s,
+        watch_percent: v.furthest_percent,
+        plays: v.plays,
+        leads: v.leads,
+        orders: v.orders,
+      };
+    }
+    if (data.length < VIEWERS_MAX_PER_PAGE) return;
   }
 }
 

@@ -63,6 +63,10 @@ export async function upsertSession(
   const setSplit = s.split !== undefined;
   const split = { test: s.split?.testId ?? null, variation: s.split?.variationId ?? null, video: s.split?.videoId ?? null };
   return sql.begin(async (tx) => {
+    // The video joins the session's list of videos played (0019_session_videos.sql), kept when the session moves on.
+    if (s.videoId !== null)
+      await tx`INSERT INTO session_videos (workspace_id, video_id, session_code, created_at) VALUES (${workspaceId}, ${s.videoId}, ${s.sessionCode}, ${s.now})
+        ON CONFLICT DO NOTHING`;
     const [existing]: [SessionRow?] = await tx`
       UPDATE viewer_sessions SET video_id = COALESCE(${s.videoId}, video_id), video_code = COALESCE(${s.videoCode}, video_code),
         device_id = COALESCE(device_id, ${s.deviceId}),
@@ -153,4 +157,72 @@ export async function releaseBatch(sql: Db, workspaceId: number, sessionCode: st
   await sql`
     UPDATE viewer_sessions SET collect_seen = collect_seen & ~(1::bigint << (collect_seq - ${seq})::int)
     WHERE workspace_id = ${workspaceId} AND session_code = ${sessionCode} AND collect_seq - ${seq} BETWEEN 0 AND ${SEQ_WINDOW}`;
+}
+
+/** What ties a viewer to their events: the codes of their sessions, their devices and every key of theirs. Undefined when no such viewer is in this workspace. */
+export async function viewerFootprint(
+  sql: Sql,
+  workspaceId: number,
+  viewerId: number,
+): Promise<{ sessionCodes: string[]; deviceIds: string[]; keys: { kind: string; key: string }[] } | undefined> {
+  const [viewer]: [{ id: number }?] = await sql`SELECT id FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
+  if (!viewer) return undefined;
+  const sessions = await sql<{ session_code: string; device_id: string | null }[]>`
+    SELECT session_code, device_id FROM viewer_sessions WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId}`;
+  const keys = await sql<{ kind: string; key: string }[]>`SELECT kind, key FROM viewer_keys WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId}`;
+  const deviceIds = new Set([...keys.filter((k) => k.kind === "device").map((k) => k.key), ...sessions.flatMap((s) => (s.device_id ? [s.device_id] : []))]);
+  return { sessionCodes: sessions.map((s) => s.session_code), deviceIds: [...deviceIds], keys: [...keys] };
+}
+
+/**
+ * Erases a viewer from PostgreSQL in one transaction: their leads and lead-form
+ * answers (the raw email), their sessions, keys (devices, profiles, identity hashes,
+ * external ids), course progress and resume positions. Their sales stay in the
+ * ledger as the seller's records, with everything that named the buyer removed.
+ */
+export async function eraseViewer(sql: Sql, workspaceId: number, viewerId: number, sessionCodes: string[]): Promise<void> {
+  await sql.begin(async (tx) => {
+    const emails = (
+      await tx<{ key: string }[]>`
+        SELECT key FROM viewer_keys WHERE workspace_id = ${workspaceId} AND viewer_id = ${viewerId} AND kind = 'email_sha256'`
+    ).map((k) => k.key);
+    const codes = sessionCodes.length ? sessionCodes : [""];
+    const hashes = emails.length ? emails : [""];
+    await tx`DELETE FROM lead_submissions WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR email_sha256 IN ${tx(hashes)})`;
+    await tx`DELETE FROM leads WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR email_sha256 IN ${tx(hashes)})`;
+    await tx`
+      UPDATE conversions SET session_code = NULL, device_id = NULL, viewer_id = NULL, customer_email_sha256 = NULL, customer_phone_sha256 = NULL,
+        customer_name = NULL, data = '{}'::jsonb, updated_at = now()
+      WHERE workspace_id = ${workspaceId} AND (viewer_id = ${viewerId} OR session_code IN ${tx(codes)} OR customer_email_sha256 IN ${tx(hashes)})`;
+    await tx`DELETE FROM session_videos WHERE workspace_id = ${workspaceId} AND session_code IN ${tx(codes)}`;
+    // Sessions, keys, course progress and resume positions go with the viewer (ON DELETE CASCADE).
+    await tx`DELETE FROM viewers WHERE workspace_id = ${workspaceId} AND id = ${viewerId}`;
+  });
+}
+
+/** A day window as the SQL reads it: local times in `tz` (http/window.ts). */
+export interface Bounds {
+  start: string;
+  end: string;
+  tz: string;
+}
+
+export interface VideoSessionRow {
+  viewer_id: number;
+  session_code: string;
+  started_at: Date;
+}
+
+/** The sessions of these viewers that played this video, oldest first; `w` keeps those that began in the window. */
+export async function sessionsOf(sql: Db, workspaceId: number, videoId: number, viewerIds: number[], w?: Bounds): Promise<VideoSessionRow[]> {
+  if (viewerIds.length === 0) return [];
+  const window = w
+    ? sql`AND sv.created_at >= (${w.start}::timestamp AT TIME ZONE ${w.tz}) AND sv.created_at < (${w.end}::timestamp AT TIME ZONE ${w.tz})`
+    : sql``;
+  return sql<VideoSessionRow[]>`
+    SELECT s.viewer_id, s.session_code, sv.created_at AS started_at
+    FROM viewer_sessions s
+    JOIN session_videos sv ON sv.workspace_id = s.workspace_id AND sv.session_code = s.session_code AND sv.video_id = ${videoId}
+    WHERE s.workspace_id = ${workspaceId} AND s.viewer_id IN ${sql(viewerIds)} ${window}
+    ORDER BY sv.created_at, s.session_code`;
 }

@@ -9,6 +9,8 @@
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../storage/postgres.ts";
 import * as repo from "./repo.ts";
+import { sessionFacts, sessionsScope } from "./events.ts";
+import { furthestPercent } from "./ranges.ts";
 
 export const KeyKinds = {
   device: "device",
@@ -214,4 +216,29 @@ const MILESTONE_BITS: Record<number, number> = { 25: 1, 50: 2, 75: 4, 100: 8 };
 export async function markMilestone(sql: Db, workspaceId: number, sessionCode: string, percent: number): Promise<boolean> {
   const bit = MILESTONE_BITS[percent];
   return bit === undefined || repo.markMilestone(sql, workspaceId, sessionCode, bit);
+}
+
+/**
+ * Erases a viewer's identity and sessions from PostgreSQL (repo.eraseViewer) and drops
+ * what this process cached of them; other processes' caches lapse (HIT_TTL).
+ */
+export async function eraseViewer(
+  deps: Deps,
+  workspaceId: number,
+  viewerId: number,
+  footprint: { sessionCodes: string[]; keys: { kind: string; key: string }[] },
+): Promise<void> {
+  await repo.eraseViewer(deps.sql, workspaceId, viewerId, footprint.sessionCodes);
+  for (const code of footprint.sessionCodes) deps.viewers.sessions.delete(`${workspaceId}:${code}`);
+  for (const k of footprint.keys) deps.viewers.keys.delete(`${workspaceId}:${k.kind}:${k.key}`);
+}
+
+/** How far into the video the viewer got across all their sessions of it, 0 to 100 (a lead's `watch_percent`). */
+export async function watchPercent(deps: Deps, workspaceId: number, viewerId: number, videoId: number): Promise<number> {
+  const sessions = await repo.sessionsOf(deps.sql, workspaceId, videoId, [viewerId]);
+  if (sessions.length === 0) return 0;
+  const facts = await sessionFacts(deps.ch, sessionsScope(workspaceId, videoId, sessions));
+  const furthest = Math.max(0, ...facts.map((f) => Number(f.furthest_s)));
+  const duration = Math.max(0, ...facts.map((f) => Number(f.duration_s)));
+  return furthestPercent(furthest, duration || furthest);
 }

@@ -112,6 +112,8 @@ async function write(
   if (webhooks.length) {
     const base = { video: { id: video.id, code: video.code }, session_id: body.session_id, device_id: body.device_id ?? null };
     const courses = await Promise.all(webhooks.map((e) => (COURSE_MARKS[e.type] ? courseOf(deps, workspaceId, video, e) : undefined)));
+    // A new lead says how much of the video its viewer watched, this batch's ranges included (written above).
+    const watched = webhooks.some(isLeadSubmission) ? await viewers.watchPercent(deps, workspaceId, viewerId, video.id) : 0;
     // The once-per-session marks commit with the outbox rows: an event is announced once, and never lost to a crash in between.
     await deps.sql.begin(async (sql) => {
       if (webhooks.some((e) => PLAYER_WEBHOOKS[e.type] === "play") && (await viewers.markFirstPlay(sql, workspaceId, body.session_id)))
@@ -127,7 +129,7 @@ async function write(
         const lead = isLeadSubmission(e);
         if (lead) extra.identity = leadIdentity(e);
         await enqueueEvent(sql, workspaceId, PLAYER_WEBHOOKS[e.type]!, { ...base, ...extra });
-        if (lead) await recordLead(sql, workspaceId, video, viewerId, e);
+        if (lead) await recordLead(sql, workspaceId, video, viewerId, e, watched);
       }
     });
   }

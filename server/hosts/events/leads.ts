@@ -45,7 +45,14 @@ export async function identifyLeads(
 }
 
 /** In the collect transaction, after `lead_form.submitted`: the lead (with `lead.captured` when new) and the submission. */
-export async function recordLead(tx: Db, workspaceId: number, video: { id: number; code: string }, viewerId: number, e: PlayerEvent): Promise<void> {
+export async function recordLead(
+  tx: Db,
+  workspaceId: number,
+  video: { id: number; code: string },
+  viewerId: number,
+  e: PlayerEvent,
+  watchPercent: number,
+): Promise<void> {
   const email = normaliseEmail(String(e.email));
   const emailSha256 = hex("sha256", email);
   await repo.upsertLead(tx, workspaceId, {
@@ -56,6 +63,7 @@ export async function recordLead(tx: Db, workspaceId: number, video: { id: numbe
     source: "lead_form",
     firstName: text(e.properties?.first_name) ?? undefined,
     url: text(e.properties?.url) ?? undefined,
+    watchPercent,
   });
   await repo.recordLeadSubmission(tx, workspaceId, video.id, emailSha256, viewerId);
 }

@@ -84,7 +84,17 @@ export async function sweepEventDedup(sql: Sql, now: Date): Promise<number> {
 export async function upsertLead(
   tx: Db,
   workspaceId: number,
-  lead: { email: string; emailSha256: string; video: { id: number; code: string }; viewerId: number | null; source: string; firstName?: string; url?: string },
+  lead: {
+    email: string;
+    emailSha256: string;
+    video: { id: number; code: string };
+    viewerId: number | null;
+    source: string;
+    firstName?: string;
+    url?: string;
+    /** How far into the video the viewer got (0 to 100) when known (docs/api.md "Viewers"). */
+    watchPercent?: number;
+  },
 ): Promise<boolean> {
   const [row]: [{ id: number; inserted: boolean }?] = await tx`
     INSERT INTO leads (workspace_id, email, email_sha256, video_id, video_code, viewer_id)
@@ -99,6 +109,7 @@ export async function upsertLead(
     identity: { email: lead.email, first_name: lead.firstName ?? null },
     url: lead.url ?? null,
     captured_at: new Date().toISOString(),
+    watch_percent: lead.watchPercent ?? null,
     lead_id: row!.id,
     video_id: lead.video.id,
     source: lead.source,
