@@ -1,19 +1,13 @@
 /** Sign in with the operator's admin key; it stays in this tab's sessionStorage. */
 import { useState } from "preact/hooks";
 import { HttpError } from "../api.ts";
-import { ErrorBox, Field, PageTitle } from "../components.tsx";
+import { ErrorBox, Field, PageTitle, useSubmit } from "../components.tsx";
 import { navigate } from "../router.ts";
 import * as session from "../session.ts";
 
 export function SignIn() {
   const [key, setKey] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { submit, error, busy } = useSubmit(async () => {
     try {
       const res = await fetch("/admin/v1/workspaces", { headers: { Authorization: `Bearer ${key.trim()}` }, cache: "no-store" });
       if (res.status === 401) throw new Error("That admin key was not accepted.");
@@ -21,11 +15,10 @@ export function SignIn() {
       session.setAdminKey(key.trim());
       navigate("/workspaces", true);
     } catch (err) {
-      setError(err instanceof TypeError ? new Error("The server could not be reached.") : err);
-    } finally {
-      setBusy(false);
+      // fetch rejects with a TypeError when no answer came back at all.
+      throw err instanceof TypeError ? new Error("The server could not be reached.") : err;
     }
-  };
+  });
 
   return (
     <main id="main" class="narrow">
