@@ -168,6 +168,28 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
   return { ...state, reload };
 }
 
+/**
+ * A form's submit handler around `action`: it clears the last error, is `busy` while the
+ * action runs, and keeps what the action throws in `error` for the form to show.
+ */
+export function useSubmit(action: () => Promise<void>): { submit: (e: Event) => Promise<void>; error: unknown; busy: boolean } {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, error, busy };
+}
+
 /** A table's header row: the text columns first, then the numeric ones (right-aligned), then a column of row actions. */
 export function TableHead({ text, numeric = [], actions }: { text: ComponentChildren[]; numeric?: ComponentChildren[]; actions?: boolean }) {
   return (

@@ -4,7 +4,7 @@ import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
 import { navigate } from "../router.ts";
-import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, SellerOverview } from "./seller.tsx";
+import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, RetentionChart, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
 import { Funnel } from "./funnel.tsx";
 import type {
@@ -109,12 +109,9 @@ export function Analytics({ id, query }: { id: number; query: URLSearchParams })
           <h2 id="ret-title">Retention</h2>
           <ErrorBox error={retention.error} />
           {retention.data && (
-            <Chart
+            <RetentionChart
               title="Share of viewers still watching"
-              xLabel="Position in video (%)"
-              yLabel="Watching (%)"
-              data={[retention.data.map((b) => b.bucket_pct), retention.data.map((b) => Math.round(b.watch_pct * 1000) / 10)]}
-              series={[{ label: "Watching (%)", color: "#1d4ed8" }]}
+              curves={[{ label: "Watching (%)", color: "#1d4ed8", buckets: retention.data }]}
               summary={
                 retention.data.length
                   ? `At the start ${Math.round(retention.data[0].watch_pct * 100)} % watching; at ${retention.data[retention.data.length - 1].bucket_pct} % of the video ${Math.round(retention.data[retention.data.length - 1].watch_pct * 100)} %.`

@@ -111,6 +111,27 @@ export function SellerOverview({ id, from, to, n, spendVersion }: Range & { spen
   );
 }
 
+/** One curve of a RetentionChart: its legend, its colour and the buckets of a retention read. */
+interface RetentionCurve {
+  label: string;
+  color: string;
+  buckets: Retention["buckets"];
+}
+
+/** Retention curves over the same buckets: the share of viewers still watching at each position of the video. */
+export function RetentionChart({ title, curves, summary }: { title: string; curves: RetentionCurve[]; summary: string }) {
+  return (
+    <Chart
+      title={title}
+      xLabel="Position in video (%)"
+      yLabel="Watching (%)"
+      data={[curves[0]?.buckets.map((b) => b.bucket_pct) ?? [], ...curves.map((c) => c.buckets.map((b) => Math.round(b.watch_pct * 1000) / 10))]}
+      series={curves.map(({ label, color }) => ({ label, color }))}
+      summary={summary}
+    />
+  );
+}
+
 export function BuyerRetention({ id, from, to, n }: Range) {
   const curves = useAsync(
     (signal) =>
@@ -126,18 +147,11 @@ export function BuyerRetention({ id, from, to, n }: Range) {
       <h2 id="buyers-title">Buyers against everyone else</h2>
       <ErrorBox error={curves.error} />
       {curves.data && (
-        <Chart
+        <RetentionChart
           title="Share still watching: buyers and non-buyers"
-          xLabel="Position in video (%)"
-          yLabel="Watching (%)"
-          data={[
-            curves.data[0]!.map((b) => b.bucket_pct),
-            curves.data[0]!.map((b) => Math.round(b.watch_pct * 1000) / 10),
-            curves.data[1]!.map((b) => Math.round(b.watch_pct * 1000) / 10),
-          ]}
-          series={[
-            { label: "Buyers (%)", color: "#047857" },
-            { label: "Non-buyers (%)", color: "#b45309" },
+          curves={[
+            { label: "Buyers (%)", color: "#047857", buckets: curves.data[0]! },
+            { label: "Non-buyers (%)", color: "#b45309", buckets: curves.data[1]! },
           ]}
           summary={`At the middle of the video ${Math.round((curves.data[0]![25]?.watch_pct ?? 0) * 100)} % of buyers and ${Math.round((curves.data[1]![25]?.watch_pct ?? 0) * 100)} % of non-buyers are still watching.`}
         />

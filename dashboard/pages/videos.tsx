@@ -1,7 +1,7 @@
 /** Videos: search, sort, folders, paging, and creating a video (docs/api.md "Videos", "Folders"). */
 import { useEffect, useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, Select, FormEnd } from "../components.tsx";
+import { ErrorBox, Field, Link, PageTitle, fieldErrors, formatDate, useAsync, useSubmit, Select, FormEnd } from "../components.tsx";
 import { navigate } from "../router.ts";
 import type { FolderList, Page, SlimVideo, VideoCreated } from "../../contract/api.ts";
 
@@ -120,28 +120,17 @@ function CreateVideo({ folders }: { folders: Folder[] }) {
   const [title, setTitle] = useState("");
   const [folder, setFolder] = useState("");
   const [tags, setTags] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body: Record<string, unknown> = { title: title.trim() };
-      if (folder) body.folder_id = Number(folder);
-      const t = tags
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (t.length) body.tags = t;
-      const { video } = await call<VideoCreated>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
-      navigate(`/videos/${video.id}`);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, error, busy } = useSubmit(async () => {
+    const body: Record<string, unknown> = { title: title.trim() };
+    if (folder) body.folder_id = Number(folder);
+    const t = tags
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (t.length) body.tags = t;
+    const { video } = await call<VideoCreated>("POST", "/videos", { body, headers: { "Idempotency-Key": crypto.randomUUID() } });
+    navigate(`/videos/${video.id}`);
+  });
   const errs = fieldErrors(error);
   return (
     <form class="card" onSubmit={submit} aria-labelledby="new-video-title">
@@ -177,18 +166,11 @@ function FolderSelect(props: { attrs: Record<string, unknown>; folders: Folder[]
 function CreateFolder({ folders, onCreated }: { folders: Folder[]; onCreated: () => void }) {
   const [name, setName] = useState("");
   const [parent, setParent] = useState("");
-  const [error, setError] = useState<unknown>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await call("POST", "/folders", { body: { name: name.trim(), ...(parent ? { parent_id: Number(parent) } : {}) } });
-      setName("");
-      onCreated();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { submit, error } = useSubmit(async () => {
+    await call("POST", "/folders", { body: { name: name.trim(), ...(parent ? { parent_id: Number(parent) } : {}) } });
+    setName("");
+    onCreated();
+  });
   const errs = fieldErrors(error);
   return (
     <form class="card" onSubmit={submit} aria-labelledby="new-folder-title">

@@ -1,6 +1,6 @@
 import type { Feature } from "../types.ts";
 import { RANK_UNMUTE } from "../overlay-ranks.ts";
-import { style } from "./lib/style.ts";
+import { overlaySlot, style } from "./lib/style.ts";
 
 /**
  * autoplay_options: starts muted (browsers only allow muted autoplay) and,
@@ -14,37 +14,31 @@ export const autoplay: Feature = {
     const opts = player.settings.autoplay_options;
     if (!opts || opts.enabled === false) return;
     const video = player.video;
-    let prompt: HTMLButtonElement | null = null;
-    let release = () => {};
-    const hide = () => {
-      release();
-      prompt?.remove();
-      prompt = null;
-    };
+    const unmute = overlaySlot(player);
     if (opts.muted !== false) video.muted = true;
     if (video.muted && opts.unmute_prompt !== false && !player.plain) {
       style(
         "fl-css-unmute",
         ".fl-unmute{position:absolute;left:50%;transform:translateX(-50%);border:0;border-radius:8px;background:var(--fl-main);color:var(--fl-on-main);font:600 16px var(--fl-font);cursor:pointer;top:50%;margin-top:-24px;padding:12px 20px}",
       );
-      prompt = document.createElement("button");
+      const prompt = document.createElement("button");
       prompt.type = "button";
       prompt.className = "fl-unmute";
       prompt.textContent = opts.unmute_prompt_text || "Click to unmute";
       prompt.onclick = () => {
         video.muted = false;
         video.currentTime = 0;
-        hide();
+        unmute.hide();
         player.play();
       };
       player.layer.appendChild(prompt);
-      release = player.overlay(prompt, RANK_UNMUTE);
+      unmute.show(prompt, RANK_UNMUTE);
     }
-    const onVolume = () => !video.muted && hide();
+    const onVolume = () => !video.muted && unmute.hide();
     video.addEventListener("volumechange", onVolume);
     player.play(true);
     return () => {
-      hide();
+      unmute.hide();
       video.removeEventListener("volumechange", onVolume);
     };
   },

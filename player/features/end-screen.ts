@@ -1,6 +1,6 @@
 import type { Feature } from "../types.ts";
 import { RANK_END } from "../overlay-ranks.ts";
-import { el, link, on, own, style } from "./lib/style.ts";
+import { el, link, on, overlaySlot, own, style } from "./lib/style.ts";
 
 /**
  * end_screen_options {mode, text, button_text, button_url} at the end of the
@@ -22,17 +22,11 @@ export const endScreen: Feature = {
         ".fl-end p{margin:0;font-size:18px;font-weight:600;max-width:90%}.fl-end a,.fl-end button{border:0;background:var(--fl-main);color:var(--fl-on-main);font:600 15px var(--fl-font);padding:10px 18px;border-radius:6px;text-decoration:none;cursor:pointer}" +
         ".fl-end .fl-replay{background:#fff3}",
     );
-    let screen: HTMLElement | null = null;
-    let release = () => {};
-    const hide = () => {
-      release();
-      screen?.remove();
-      screen = null;
-    };
+    const screen = overlaySlot(player);
     const show = () => {
       if (!own(player)) return;
-      hide();
-      const s = (screen = el("div", `fl-end fl-end-${mode}`, player.layer));
+      screen.hide();
+      const s = el("div", `fl-end fl-end-${mode}`, player.layer);
       if (mode === "poster" && player.source.poster) s.style.backgroundImage = `url("${player.source.poster.replace(/"/g, "%22")}")`;
       if (mode === "text") {
         el("p", "", s, o?.text);
@@ -41,16 +35,16 @@ export const endScreen: Feature = {
       const replay = el("button", "fl-replay", s, "Replay");
       replay.type = "button";
       replay.onclick = () => {
-        hide();
+        screen.hide();
         player.seek(0);
         player.play();
       };
-      release = player.overlay(s, RANK_END, { say: mode === "text" ? o?.text || undefined : undefined });
+      screen.show(s, RANK_END, { say: mode === "text" ? o?.text || undefined : undefined });
     };
-    const offs = [on(player.video, "ended", show), on(player.video, "play", hide), player.on("source", hide)];
+    const offs = [on(player.video, "ended", show), on(player.video, "play", screen.hide), player.on("source", screen.hide)];
     return () => {
       offs.forEach((f) => f());
-      hide();
+      screen.hide();
     };
   },
 };

@@ -106,6 +106,14 @@ async function viewer(url: string, init?: string): Promise<{ context: BrowserCon
   return { context, p, errors };
 }
 
+/** A viewer of `url` who pressed play and has watched past `seconds`. */
+async function playingViewer(url: string, seconds: number): ReturnType<typeof viewer> {
+  const watching = await viewer(url);
+  await watching.p.click(".fl-big");
+  await playedPast(watching.p, seconds, 15_000);
+  return watching;
+}
+
 beforeAll(async () => {
   const dir = tempDir("fl-together-clips-");
   hdClip = join(dir, "hd-8s.mp4");
@@ -297,9 +305,7 @@ describe("features agree on time", () => {
   test("ad pixels count milestones crossed in watched time: a click on the progress bar at 90 % sends no 50 or 75 %", async () => {
     const video = await stage.readyVideo("Pixel letter", clipPath);
     const url = serveSite("pixels", await deploy(video, { pixels_options: { enabled: true } }));
-    const { context, p, errors } = await viewer(url);
-    await p.click(".fl-big");
-    await playedPast(p, 2.6, 15_000);
+    const { context, p, errors } = await playingViewer(url, 2.6);
     await p.evaluate(() => document.querySelector("video")!.pause());
     // A click on the progress bar at 90 %.
     await p.locator(".fl-root").hover();
@@ -339,9 +345,7 @@ describe("lead forms at the moment a seller chooses, and smart pause", () => {
       "pause-form",
       await deploy(video, { actions_options: { enabled: true, actions: [{ trigger: "time", time_s: 2, type: "pause" }] } }, "operator"),
     );
-    const { context, p, errors } = await viewer(url);
-    await p.click(".fl-big");
-    await playedPast(p, 0.3, 15_000);
+    const { context, p, errors } = await playingViewer(url, 0.3);
     // Before time_s: a pause asks nothing.
     await p.focus(".fl-root");
     await p.keyboard.press("k");
@@ -378,9 +382,7 @@ describe("lead forms at the moment a seller chooses, and smart pause", () => {
       "exit-form",
       await deploy(video, { lead_form_options: { enabled: true, trigger: "exit", time_s: 1, title: "Leaving? Get the guide", skippable: true } }),
     );
-    const { context, p, errors } = await viewer(url);
-    await p.click(".fl-big");
-    await playedPast(p, 0.3, 15_000);
+    const { context, p, errors } = await playingViewer(url, 0.3);
     await leavePage(p);
     await Bun.sleep(400);
     expect(await p.locator(".fl-lead").count()).toBe(0);
@@ -411,9 +413,7 @@ describe("lead forms at the moment a seller chooses, and smart pause", () => {
   test("smart pause: a hidden tab pauses playback and the return resumes it; with resume_when_visible off it stays paused; a viewer's own pause stands", async () => {
     const video = await stage.readyVideo("Smart pause", clipPath);
     const url = serveSite("smart", await deploy(video, { playback_options: { pause_when_hidden: true } }));
-    const { context, p, errors } = await viewer(url);
-    await p.click(".fl-big");
-    await playedPast(p, 0.5, 15_000);
+    const { context, p, errors } = await playingViewer(url, 0.5);
     await setHidden(p, true);
     await p.waitForFunction(() => document.querySelector("video")!.paused, null, { timeout: 5_000 });
     const at = await videoTime(p);

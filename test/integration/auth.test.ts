@@ -5,7 +5,7 @@ import { createApp } from "../../server/app.ts";
 import type { Deps } from "../../server/deps.ts";
 import { createDeps } from "../../server/runtime.ts";
 import { connectPostgres } from "../../server/storage/postgres.ts";
-import { ADMIN_KEY, BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, ADMIN_KEY, BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { getEngines } from "../helpers/engines.ts";
 
 let t: TestApp;
@@ -16,8 +16,7 @@ const INVALID = { error: { code: "INVALID_TOKEN", message: expect.any(String) } 
 const REQUIRED = { error: { code: "AUTH_REQUIRED", message: expect.any(String) } };
 
 beforeAll(async () => {
-  t = await testApp();
-  ws = await t.workspace();
+  ({ t, ws } = await appAndWorkspace());
 }, 60_000);
 
 describe("401 AUTH_REQUIRED", () => {

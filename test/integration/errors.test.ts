@@ -9,15 +9,14 @@ import { createApp } from "../../server/app.ts";
 import { errorsPlugin } from "../../server/http/errors-plugin.ts";
 import { createLog } from "../../server/log.ts";
 import { connectPostgres, type Sql } from "../../server/storage/postgres.ts";
-import { ADMIN_KEY, BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, ADMIN_KEY, BASE, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
 let dead: Sql;
 
 beforeAll(async () => {
-  t = await testApp();
-  ws = await t.workspace();
+  ({ t, ws } = await appAndWorkspace());
   dead = connectPostgres("postgres://postgres@127.0.0.1:1/none", { connectTimeoutSeconds: 1, max: 1 });
 }, 60_000);
 

@@ -1,7 +1,7 @@
 /** docs/api.md "Endpoints": `Idempotency-Key` on write endpoints. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { appAndWorkspace, type TestApp, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
+import { appAndWorkspace, type TestApp, type TestResponse, type TestWorkspace, UNLIMITED } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -18,6 +18,14 @@ async function storeKey(k: string, body: unknown, state: "running" | "done", ans
     INSERT INTO idempotency_keys (workspace_id, key, request_hash, state, response_status, response_body, expires_at)
     VALUES (${ws.id}, ${k}, ${hash}, ${state}, ${answer?.status ?? null}, ${answer ? t.deps.sql.json(answer.body as never) : null}, now() + interval '1 hour')`;
 }
+/** `POST /api/v1/videos` with `body` under the Idempotency-Key `k`. */
+const postVideo = (k: string, body: unknown, token = ws.token) => t.call("POST", "/api/v1/videos", { token, body, headers: { "Idempotency-Key": k } });
+/** `replay` answers `status` and `body` again, marked as a replay. */
+function expectReplay(replay: TestResponse, status: number, body: unknown) {
+  expect(replay.status).toBe(status);
+  expect(replay.headers.get("idempotency-replayed")).toBe("true");
+  expect(replay.body).toEqual(body);
+}
 const count = async (title: string, workspaceId = ws.id) =>
   (await t.deps.sql`SELECT count(*)::int AS n FROM videos WHERE workspace_id = ${workspaceId} AND title = ${title}`)[0]!.n as number;
 const outboxCount = async (event: string, workspaceId = ws.id) =>
@@ -28,13 +36,11 @@ describe("Idempotency-Key", () => {
     const k = key();
     const body = { title: `idem ${k}`, tags: ["x"] };
     const events = await outboxCount("video.created");
-    const first = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const first = await postVideo(k, body);
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotency-replayed")).toBeNull();
-    const again = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
-    expect(again.status).toBe(201);
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    const again = await postVideo(k, body);
+    expectReplay(again, 201, first.body);
     expect(await count(body.title)).toBe(1);
     expect(await outboxCount("video.created")).toBe(events + 1);
     // Without a key every call runs.
@@ -45,9 +51,9 @@ describe("Idempotency-Key", () => {
   test("a replay works for another token of the same workspace (the key belongs to the workspace)", async () => {
     const k = key();
     const body = { title: `shared ${k}` };
-    const first = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const first = await postVideo(k, body);
     const other = await ws.mint(["videos:write"]);
-    const again = await t.call("POST", "/api/v1/videos", { token: other.secret, body, headers: { "Idempotency-Key": k } });
+    const again = await postVideo(k, body, other.secret);
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body.video.id).toBe(first.body.video.id);
     expect(await count(body.title)).toBe(1);
@@ -71,7 +77,7 @@ describe("Idempotency-Key", () => {
     const body = { title: `running ${k}` };
     // The first request's claim, exactly as the service writes it before running the handler.
     await storeKey(k, body, "running");
-    const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const res = await postVideo(k, body);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     expect(await count(body.title)).toBe(0);
@@ -80,10 +86,8 @@ describe("Idempotency-Key", () => {
     await t.deps.sql`
       UPDATE idempotency_keys SET state = 'done', response_status = 201, response_body = ${t.deps.sql.json(answer.body as never)}
       WHERE workspace_id = ${ws.id} AND key = ${k}`;
-    const replay = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
-    expect(replay.status).toBe(201);
-    expect(replay.headers.get("idempotency-replayed")).toBe("true");
-    expect(replay.body).toEqual(answer.body);
+    const replay = await postVideo(k, body);
+    expectReplay(replay, 201, answer.body);
     expect(await count(body.title)).toBe(0);
   });
 
@@ -91,7 +95,7 @@ describe("Idempotency-Key", () => {
     const k = key();
     const body = { title: `stale ${k}` };
     await storeKey(k, body, "done", { status: 201, body: { video: { id: 1 } } });
-    const res = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const res = await postVideo(k, body);
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe("INTERNAL_ERROR");
   });
@@ -99,7 +103,7 @@ describe("Idempotency-Key", () => {
   test("two concurrent requests with one key create one video", async () => {
     const k = key();
     const body = { title: `race ${k}` };
-    const results = await Promise.all([0, 1, 2].map(() => t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } })));
+    const results = await Promise.all([0, 1, 2].map(() => postVideo(k, body)));
     for (const r of results) expect([201, 409]).toContain(r.status);
     expect(results.filter((r) => r.status === 201 && r.headers.get("idempotency-replayed") === null)).toHaveLength(1);
     expect(await count(body.title)).toBe(1);
@@ -109,8 +113,8 @@ describe("Idempotency-Key", () => {
     const other = await t.workspace();
     const k = key();
     const body = { title: `per ws ${k}` };
-    const a = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
-    const b = await t.call("POST", "/api/v1/videos", { token: other.token, body, headers: { "Idempotency-Key": k } });
+    const a = await postVideo(k, body);
+    const b = await postVideo(k, body, other.token);
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect(b.headers.get("idempotency-replayed")).toBeNull();
@@ -123,13 +127,11 @@ describe("Idempotency-Key", () => {
   test("a 4xx first answer (FOLDER_NOT_FOUND) is replayed, even after the folder would exist", async () => {
     const k = key();
     const body = { title: `folder ${k}`, folder_id: 987654321 };
-    const first = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const first = await postVideo(k, body);
     expect(first.status).toBe(422);
     expect(first.body.error.code).toBe("FOLDER_NOT_FOUND");
-    const again = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
-    expect(again.status).toBe(422);
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    const again = await postVideo(k, body);
+    expectReplay(again, 422, first.body);
     expect(await count(body.title)).toBe(0);
   });
 
@@ -141,9 +143,7 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(200);
     await t.call("PATCH", `/api/v1/videos/${id}`, { token: ws.token, body: { title: "patched later" } });
     const again = await t.call("PATCH", `/api/v1/videos/${id}`, { token: ws.token, body: { title: "patched" }, headers: { "Idempotency-Key": k } });
-    expect(again.status).toBe(200);
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    expectReplay(again, 200, first.body);
     const [row] = await t.deps.sql`SELECT title FROM videos WHERE id = ${id}`;
     expect(row!.title).toBe("patched later");
   });
@@ -169,9 +169,7 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ deleted: true });
     const again = await t.call("DELETE", `/api/v1/videos/${id}`, { token: ws.token, headers: { "Idempotency-Key": k } });
-    expect(again.status).toBe(200);
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual({ deleted: true });
+    expectReplay(again, 200, { deleted: true });
     const rows = await t.deps.sql`SELECT 1 FROM outbox WHERE workspace_id = ${ws.id} AND event = 'video.deleted' AND (data->>'video_id')::bigint = ${id}`;
     expect(rows).toHaveLength(1);
     // Without the key, the video is gone.
@@ -184,9 +182,7 @@ describe("Idempotency-Key", () => {
     const first = await t.call("POST", "/api/v1/folders", { token: ws.token, body: { name }, headers: { "Idempotency-Key": k } });
     const again = await t.call("POST", "/api/v1/folders", { token: ws.token, body: { name }, headers: { "Idempotency-Key": k } });
     expect(first.status).toBe(201);
-    expect(again.status).toBe(201);
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    expectReplay(again, 201, first.body);
     const [{ n }] = await t.deps.sql`SELECT count(*)::int AS n FROM folders WHERE workspace_id = ${ws.id} AND name = ${name}`;
     expect(n).toBe(1);
   });
@@ -203,9 +199,9 @@ describe("Idempotency-Key", () => {
   test("an expired key runs again", async () => {
     const k = key();
     const body = { title: `expired ${k}` };
-    await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    await postVideo(k, body);
     await t.deps.sql`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE workspace_id = ${ws.id} AND key = ${k}`;
-    const again = await t.call("POST", "/api/v1/videos", { token: ws.token, body, headers: { "Idempotency-Key": k } });
+    const again = await postVideo(k, body);
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotency-replayed")).toBeNull();
     expect(await count(body.title)).toBe(2);

@@ -4,15 +4,14 @@
  * the events host keeps accepting and storing both.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 
 let t: TestApp;
 let ws: TestWorkspace;
 let code: string;
 
 beforeAll(async () => {
-  t = await testApp();
-  ws = await t.workspace();
+  ({ t, ws } = await appAndWorkspace());
   code = (await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "Errors" } })).body.video.code;
 }, 120_000);
 

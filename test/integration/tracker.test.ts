@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
-import { ADMIN_KEY, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { appAndWorkspace, ADMIN_KEY, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { buildTracker } from "../../tracker/build.ts";
 import budget from "../../tracker/budget.json";
 
@@ -34,8 +34,7 @@ async function waitForRows(event: string, n: number, which: (row: any) => boolea
 }
 
 beforeAll(async () => {
-  t = await testApp();
-  ws = await t.workspace();
+  ({ t, ws } = await appAndWorkspace());
   const created = await t.call("POST", "/api/v1/videos", { token: ws.token, body: { title: "Tracked" } });
   video = { id: created.body.video.id, code: created.body.video.code };
   for (const name of ["signup", "checkout_started"]) await t.call("POST", `/admin/v1/workspaces/${ws.id}/custom-metrics`, { token: ADMIN_KEY, body: { name } });

@@ -56,6 +56,12 @@ async function subscribe(ws: TestWorkspace, events: string[], extra: Record<stri
   return res.body.webhook as { id: number };
 }
 
+/** A new workspace with one subscription to `events`. */
+async function subscribed(events: string[]) {
+  const ws = await workspace();
+  return { ws, sub: await subscribe(ws, events) };
+}
+
 const deliveriesOf = (subscriptionId: number) =>
   t.deps.sql`SELECT state, attempts, next_attempt_at, last_status, last_error FROM webhook_deliveries WHERE subscription_id = ${subscriptionId} ORDER BY id`;
 const subscriptionRow = async (id: number) => (await t.deps.sql`SELECT is_active, failure_count FROM webhook_subscriptions WHERE id = ${id}`)[0]!;
@@ -125,8 +131,7 @@ describe("live delivery", () => {
 
 describe("retries", () => {
   test("the schedule is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; the 8th failure disables the subscription", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["video.uploaded"]);
+    const { ws, sub } = await subscribed(["video.uploaded"]);
     rx.respond({ status: 500 });
     const eventId = await enqueueEvent(t.deps.sql, ws.id, "video.uploaded", { video_id: 1 });
     const d = deliverer();
@@ -162,8 +167,7 @@ describe("retries", () => {
   });
 
   test("jitter keeps each retry within 10% of the schedule", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["play"]);
+    const { ws, sub } = await subscribed(["play"]);
     rx.respond({ status: 503 });
     for (const random of [0, 0.999]) {
       await enqueueEvent(t.deps.sql, ws.id, "play", { n: random });
@@ -177,8 +181,7 @@ describe("retries", () => {
   });
 
   test("a success resets failure_count; a later Retry-After wins over the schedule", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["cta.clicked"]);
+    const { ws, sub } = await subscribed(["cta.clicked"]);
     const d = deliverer();
     rx.respond({ status: 429, headers: { "Retry-After": "120" } });
     await enqueueEvent(t.deps.sql, ws.id, "cta.clicked", { label: "Buy" });
@@ -207,8 +210,7 @@ describe("retries", () => {
   });
 
   test("410 Gone disables the subscription at once and cancels its other pending deliveries", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["ended"]);
+    const { ws, sub } = await subscribed(["ended"]);
     rx.respond({ status: 500 });
     await enqueueEvent(t.deps.sql, ws.id, "ended", { n: 1 });
     const d = deliverer();
@@ -225,8 +227,7 @@ describe("retries", () => {
   });
 
   test("an attempt times out, a redirect is not followed, a refused connection fails: each is retried", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["quiz.answered"]);
+    const { ws, sub } = await subscribed(["quiz.answered"]);
     const d = deliverer(t.deps, { timeoutMs: 300 });
     rx.respond({ status: 200, delayMs: 1500 });
     await enqueueEvent(t.deps.sql, ws.id, "quiz.answered", { q: 1 });
@@ -252,8 +253,7 @@ describe("retries", () => {
   });
 
   test("only the first few KB of an answer are read: an endless body does not hold the attempt", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["playlist.ended"]);
+    const { ws, sub } = await subscribed(["playlist.ended"]);
     rx.respond({ status: 200, endless: true });
     await enqueueEvent(t.deps.sql, ws.id, "playlist.ended", { n: 1 });
     const started = performance.now();
@@ -265,8 +265,7 @@ describe("retries", () => {
 
 describe("durability and sharing", () => {
   test("a delivery survives a restart, and one claimed by a process that died is taken over after its lease", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["lesson.completed"]);
+    const { ws, sub } = await subscribed(["lesson.completed"]);
     rx.respond({ status: 500 });
     const first = await enqueueEvent(t.deps.sql, ws.id, "lesson.completed", { lesson: 1 });
     await deliverer().runUntilIdle(); // failed once, pending in the database
@@ -318,8 +317,7 @@ describe("durability and sharing", () => {
   });
 
   test("the background loop delivers on its own and stop() waits for the attempt in flight", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["video.created"]);
+    const { ws, sub } = await subscribed(["video.created"]);
     rx.respond({ status: 200, delayMs: 400 });
     const d = deliverer(t.deps, { pollMs: 20 }).start();
     try {
@@ -334,8 +332,7 @@ describe("durability and sharing", () => {
 
 describe("housekeeping", () => {
   test("finished deliveries and dispatched outbox rows older than the cut-off go; pending ones stay", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["ended"]);
+    const { ws, sub } = await subscribed(["ended"]);
     rx.respond((r) => (r.json?.data?.n === 2 ? { status: 500 } : { status: 200 }));
     const done = await enqueueEvent(t.deps.sql, ws.id, "ended", { n: 1 });
     const pending = await enqueueEvent(t.deps.sql, ws.id, "ended", { n: 2 });
@@ -418,8 +415,7 @@ describe("end to end through the real routes", () => {
 
 describe("connect-time SSRF refusal", () => {
   test("with private targets disallowed, a stored loopback URL is re-resolved and never connected to", async () => {
-    const ws = await workspace();
-    const sub = await subscribe(ws, ["split_test.winner_declared"]);
+    const { ws, sub } = await subscribed(["split_test.winner_declared"]);
     // e.g. a host that resolved publicly at subscribe time and now points at loopback (rebinding).
     await t.deps.sql`UPDATE webhook_subscriptions SET url = ${`http://localhost:${rx.port}/hook`} WHERE id = ${sub.id}`;
     const strict: Deps = { ...t.deps, config: { ...t.deps.config, webhookAllowPrivate: false } };

@@ -190,12 +190,17 @@ describe("delete", () => {
   });
 });
 
+/** A new subscription and its test delivery (POST /webhooks/{id}/test) to the receiver, which answers `status`. */
+async function testDelivery(status: number) {
+  const hook = (await create(t, ws.token, valid())).body.webhook;
+  rx.reset();
+  rx.respond({ status });
+  return { hook, res: await t.call("POST", `/api/v1/webhooks/${hook.id}/test`, { token: ws.token }) };
+}
+
 describe("test delivery", () => {
   test("200 {delivered: true, status_code} after one signed webhook.test delivery", async () => {
-    const hook = (await create(t, ws.token, valid())).body.webhook;
-    rx.reset();
-    rx.respond({ status: 202 });
-    const res = await t.call("POST", `/api/v1/webhooks/${hook.id}/test`, { token: ws.token });
+    const { hook, res } = await testDelivery(202);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ delivered: true, status_code: 202 });
     expect(rx.requests).toHaveLength(1);
@@ -209,10 +214,7 @@ describe("test delivery", () => {
   });
 
   test("502 {delivered: false, error} on an error status or no receiver, attempted exactly once and never retried", async () => {
-    const hook = (await create(t, ws.token, valid())).body.webhook;
-    rx.reset();
-    rx.respond({ status: 500 });
-    const res = await t.call("POST", `/api/v1/webhooks/${hook.id}/test`, { token: ws.token });
+    const { hook, res } = await testDelivery(500);
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ delivered: false, error: "receiver answered HTTP 500" });
     await Bun.sleep(100);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { fakePlayer, useDom } from "../../../test/helpers/player-dom.ts";
-import { held, hold, pausedByPlayer, pauseForPlayer } from "./style.ts";
+import { RANK_CTA, RANK_END } from "../../overlay-ranks.ts";
+import { el, held, hold, overlaySlot, pausedByPlayer, pauseForPlayer } from "./style.ts";
 
 useDom();
 
@@ -39,5 +40,25 @@ describe("holds on playback", () => {
     // Already paused: no pause event comes, so none is marked.
     pauseForPlayer(p);
     expect(pausedByPlayer(p)).toBe(false);
+  });
+});
+
+describe("overlaySlot", () => {
+  test("shows one element at a time on the stage; hide removes it and gives the stage back to the one waiting", () => {
+    const p = fakePlayer();
+    const slot = overlaySlot(p);
+    const first = el("div", "first", p.layer);
+    slot.show(first, RANK_END, { say: "The end" });
+    expect(p.announced).toEqual(["The end"]);
+    const second = el("div", "second", p.layer);
+    slot.show(second, RANK_END);
+    expect([first.isConnected, second.isConnected]).toEqual([false, true]);
+    const card = el("div", "card", p.layer);
+    p.overlay(card, RANK_CTA);
+    expect(card.classList.contains("fl-wait")).toBe(true);
+    slot.hide();
+    expect([second.isConnected, card.classList.contains("fl-wait")]).toEqual([false, false]);
+    slot.hide();
+    expect(card.isConnected).toBe(true);
   });
 });

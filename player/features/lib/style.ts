@@ -2,6 +2,7 @@
  * Helpers the sales features share. They are bundled into the per-video entry
  * (features never import core code), once however many features use them.
  */
+import type { OverlayOptions } from "../../overlays.ts";
 import type { PlayerApi } from "../../types.ts";
 
 /** A feature's stylesheet, injected once per page: its CSS ships with its code, not in the core. */
@@ -103,3 +104,27 @@ export function hold(player: PlayerApi): (resume?: boolean) => void {
 
 /** How many holds are on playback now. */
 export const held = (player: PlayerApi): number => holds.get(player) ?? 0;
+
+/**
+ * The one element a feature keeps on the overlay stage (player/README.md "Overlays"):
+ * `show` puts an element up at its rank in place of the one before; `hide` releases
+ * the stage before removing the element, so focus held there is still seen.
+ */
+export function overlaySlot(player: PlayerApi): { show(el: HTMLElement, rank: number, options?: OverlayOptions): void; hide(): void } {
+  let shown: HTMLElement | null = null;
+  let release = () => {};
+  const hide = () => {
+    release();
+    release = () => {};
+    shown?.remove();
+    shown = null;
+  };
+  return {
+    show(el, rank, options) {
+      hide();
+      shown = el;
+      release = player.overlay(el, rank, options);
+    },
+    hide,
+  };
+}

@@ -27,7 +27,12 @@ export function videosModule(deps: Deps, republish?: videos.Republish) {
     if (!row) throw Errors.videoNotFoundRead();
     return row;
   };
-  const idFor = (raw: string) => parseId(raw) ?? raw;
+  /** The id in a written `:video` path; one that is not an id is 404 ModelNotFound naming it. */
+  const writableId = (raw: string) => {
+    const id = parseId(raw);
+    if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, raw);
+    return id;
+  };
   const serialised = new WeakMap<object, string>();
   const fullBody = (row: VideoRow) => {
     let body = serialised.get(row);
@@ -116,9 +121,7 @@ export function videosModule(deps: Deps, republish?: videos.Republish) {
       "/videos/:video",
       ({ auth, body, params, request, set }) =>
         idempotent(deps, { auth, request, set }, body, async () => {
-          const id = parseId(params.video);
-          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, params.video);
-          const row = await videos.updateVideo(deps, auth.workspaceId, id, body, republish);
+          const row = await videos.updateVideo(deps, auth.workspaceId, writableId(params.video), body, republish);
           return { status: 200, body: { video: videos.toFullVideo(config, row) } };
         }),
       {
@@ -137,9 +140,7 @@ export function videosModule(deps: Deps, republish?: videos.Republish) {
       "/videos/:video/duplicate",
       ({ auth, params, request, set }) =>
         idempotent(deps, { auth, request, set }, null, async () => {
-          const id = parseId(params.video);
-          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, params.video);
-          const row = await videos.duplicateVideo(deps, auth.workspaceId, id);
+          const row = await videos.duplicateVideo(deps, auth.workspaceId, writableId(params.video));
           return { status: 201, body: { video: videos.toFullVideo(config, row) } };
         }),
       {
@@ -157,9 +158,7 @@ export function videosModule(deps: Deps, republish?: videos.Republish) {
       "/videos/:video",
       ({ auth, params, request, set }) =>
         idempotent(deps, { auth, request, set }, null, async () => {
-          const id = parseId(params.video);
-          if (id === undefined) throw Errors.modelNotFound(videos.VIDEO_MODEL, idFor(params.video));
-          await videos.deleteVideo(deps, auth.workspaceId, id);
+          await videos.deleteVideo(deps, auth.workspaceId, writableId(params.video));
           return { status: 200, body: { deleted: true } };
         }),
       {

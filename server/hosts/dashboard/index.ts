@@ -59,6 +59,21 @@ const origin = (url: string | undefined) => {
   }
 };
 
+/** The HTML of a dashboard page: `meta` goes before the title, `head` (stylesheets, scripts) after it. */
+function htmlPage({ meta = "", title, head, body }: { meta?: string; title: string; head: string; body: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${meta}<title>${title}</title>
+<link rel="icon" href="data:,">
+${head}
+</head>
+<body>${body}</body>
+</html>`;
+}
+
 export function dashboardModule(deps: Deps) {
   let bundle: Promise<Bundle> | undefined;
   const built = () => {
@@ -89,38 +104,26 @@ export function dashboardModule(deps: Deps) {
 
   const shell = async () => {
     const { app } = await built();
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>Frameline dashboard</title>
-<link rel="icon" href="data:,">
-${app.css ? `<link rel="stylesheet" href="/dashboard/assets/${app.css}">` : ""}
-<script type="module" src="/dashboard/assets/${app.js}"></script>
-</head>
-<body>
+    const html = htmlPage({
+      meta: `<meta name="color-scheme" content="light">\n`,
+      title: "Frameline dashboard",
+      head: `${app.css ? `<link rel="stylesheet" href="/dashboard/assets/${app.css}">` : ""}
+<script type="module" src="/dashboard/assets/${app.js}"></script>`,
+      body: `
 <div id="app"><noscript>The Frameline dashboard needs JavaScript.</noscript></div>
-</body>
-</html>`;
+`,
+    });
     return new Response(html, { headers: headers(appCsp) });
   };
 
   const previewPage = async () => {
     const { preview } = await built();
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Player preview</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/dashboard/assets/preview.css">
-<script type="module" src="/dashboard/assets/${preview}"></script>
-</head>
-<body><main id="preview" aria-live="polite">Loading the player…</main></body>
-</html>`;
+    const html = htmlPage({
+      title: "Player preview",
+      head: `<link rel="stylesheet" href="/dashboard/assets/preview.css">
+<script type="module" src="/dashboard/assets/${preview}"></script>`,
+      body: `<main id="preview" aria-live="polite">Loading the player…</main>`,
+    });
     return new Response(html, { headers: headers(previewCsp) });
   };
 

@@ -30,6 +30,15 @@ function writeFailed(deps: Deps, error: unknown): unknown {
   return Errors.eventNotWritten();
 }
 
+/** Runs an event write, answering any failure as writeFailed does. */
+async function writeOrFail<T>(deps: Deps, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw writeFailed(deps, error);
+  }
+}
+
 export function eventsModule(deps: Deps) {
   const { eventLimits } = deps.config;
   const workspaceRule = perMinute("events", eventLimits.perWorkspacePerMinute);
@@ -57,8 +66,8 @@ export function eventsModule(deps: Deps) {
   return createModule("events", { tag: "Events host" })
     .post(
       "/v1/event",
-      async ({ body, request, set, server }) => {
-        try {
+      ({ body, request, set, server }) =>
+        writeOrFail(deps, async () => {
           const auth = await authorizeEvents(deps, credentialOf(request.headers), "events:write");
           const limited = limit(deps, [
             { key: `w${auth.workspaceId}`, rule: workspaceRule },
@@ -69,10 +78,7 @@ export function eventsModule(deps: Deps) {
           countAccepted(deps, "/v1/event", recorded.deduplicated);
           set.status = recorded.status;
           return recorded.body;
-        } catch (error) {
-          throw writeFailed(deps, error);
-        }
-      },
+        }),
       {
         // Listing the parsers also lets the OpenAPI description show the JSON body.
         parse: [parseTextJson, "json" as const],
@@ -91,8 +97,8 @@ export function eventsModule(deps: Deps) {
     .options("/v1/track", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/track",
-      async ({ body, request, set, server }) => {
-        try {
+      ({ body, request, set, server }) =>
+        writeOrFail(deps, async () => {
           const workspaceId = await viewers.workspaceIdByCode(deps, body.workspace_code);
           if (workspaceId === undefined) throw Errors.workspaceNotFound();
           await limit(deps, [
@@ -106,10 +112,7 @@ export function eventsModule(deps: Deps) {
           countAccepted(deps, "/v1/track", recorded.deduplicated);
           set.status = recorded.status;
           return recorded.body;
-        } catch (error) {
-          throw writeFailed(deps, error);
-        }
-      },
+        }),
       {
         ...browserRoute(TrackBody),
         detail: {
@@ -127,17 +130,14 @@ export function eventsModule(deps: Deps) {
     .options("/v1/collect", browserPreflight, { detail: { hide: true } })
     .post(
       "/v1/collect",
-      async ({ body, request, server }) => {
-        try {
+      ({ body, request, server }) =>
+        writeOrFail(deps, async () => {
           const ip = clientIp(deps, request, server as SocketInfo | null);
           await limit(deps, [{ key: `ip:${ip}`, rule: collectRule }]);
           const written = await collect(deps, body, { userAgent: request.headers.get("user-agent"), ip });
           countAccepted(deps, "/v1/collect");
           return { ok: true, ...written };
-        } catch (error) {
-          throw writeFailed(deps, error);
-        }
-      },
+        }),
       {
         ...browserRoute(CollectBody),
         detail: {
