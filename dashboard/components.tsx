@@ -171,8 +171,14 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
 /**
  * A form's submit handler around `action`: it clears the last error, is `busy` while the
  * action runs, and keeps what the action throws in `error` for the form to show.
+ * `setError` lets the form's other buttons (a row's Remove) report into the same place.
  */
-export function useSubmit(action: () => Promise<void>): { submit: (e: Event) => Promise<void>; error: unknown; busy: boolean } {
+export function useSubmit(action: () => Promise<void>): {
+  submit: (e: Event) => Promise<void>;
+  error: unknown;
+  setError: (err: unknown) => void;
+  busy: boolean;
+} {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -187,7 +193,7 @@ export function useSubmit(action: () => Promise<void>): { submit: (e: Event) => 
       setBusy(false);
     }
   };
-  return { submit, error, busy };
+  return { submit, error, setError, busy };
 }
 
 /** A table's header row: the text columns first, then the numeric ones (right-aligned), then a column of row actions. */

@@ -1,27 +1,19 @@
 /** Accept an invite: the link's secret is after `#` (never sent to the server in a URL); a new account picks its password here. */
 import { useState } from "preact/hooks";
-import { ErrorBox, Field, PageTitle, fieldErrors } from "../components.tsx";
+import { ErrorBox, Field, PageTitle, fieldErrors, useSubmit } from "../components.tsx";
 import { enter, post } from "../api.ts";
 import type { SignedIn } from "../../contract/api.ts";
 
 export function Join() {
   const token = location.hash.slice(1);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-
-  const join = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      enter(await post<SignedIn>("/account/v1/invites/accept", { token, password }));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    submit: join,
+    error,
+    busy,
+  } = useSubmit(async () => {
+    enter(await post<SignedIn>("/account/v1/invites/accept", { token, password }));
+  });
 
   const errors = fieldErrors(error).password;
   return (

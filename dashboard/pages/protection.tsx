@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { call } from "../api.ts";
-import { ActionCell, CopyButton, ErrorBox, Field, FormEnd, Notice, TableHead, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import { ActionCell, CopyButton, ErrorBox, Field, FormEnd, Notice, TableHead, fieldErrors, formatDate, useAsync, useSubmit } from "../components.tsx";
 import type { PlaybackDefaultsRead, SigningKeyCreated, SigningKeyList, VideoRead } from "../../contract/api.ts";
 
 type Rules = { allowed_origins: string[]; require_signed_urls: boolean };
@@ -19,25 +19,14 @@ const linesOf = (text: string) =>
 function RulesForm(props: { idPrefix: string; title: string; intro: string; rules: Rules; save(rules: Rules): Promise<Rules> }) {
   const [origins, setOrigins] = useState(props.rules.allowed_origins.join("\n"));
   const [signed, setSigned] = useState(props.rules.require_signed_urls);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { submit, error, busy } = useSubmit(async () => {
     setSaved(false);
-    try {
-      const stored = await props.save({ allowed_origins: linesOf(origins), require_signed_urls: signed });
-      setOrigins(stored.allowed_origins.join("\n"));
-      setSigned(stored.require_signed_urls);
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const stored = await props.save({ allowed_origins: linesOf(origins), require_signed_urls: signed });
+    setOrigins(stored.allowed_origins.join("\n"));
+    setSigned(stored.require_signed_urls);
+    setSaved(true);
+  });
   const id = props.idPrefix;
   return (
     <form class="card" onSubmit={submit} aria-labelledby={`${id}-title`}>
@@ -99,24 +88,18 @@ export function PlaybackProtectionSettings() {
 function SigningKeys() {
   const list = useAsync((signal) => call<SigningKeyList>("GET", "/signing-keys", { signal }), []);
   const [made, setMade] = useState<SigningKeyCreated["signing_key"]>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (made) document.getElementById("new-key-secret")?.focus();
   }, [made]);
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setMade((await call<SigningKeyCreated>("POST", "/signing-keys", { headers: { "Idempotency-Key": crypto.randomUUID() } })).signing_key);
-      list.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    submit: create,
+    error,
+    setError,
+    busy,
+  } = useSubmit(async () => {
+    setMade((await call<SigningKeyCreated>("POST", "/signing-keys", { headers: { "Idempotency-Key": crypto.randomUUID() } })).signing_key);
+    list.reload();
+  });
   const revoke = async (keyId: string) => {
     if (!confirm("Revoke this key? Tokens it signed stop playing within 10 seconds.")) return;
     try {

@@ -1,7 +1,21 @@
 /** Settings: API tokens (docs/api.md "Authentication" 3), custom metrics, integrations and playback protection. */
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
-import { CopyButton, ErrorBox, Field, Link, Notice, PageTitle, fieldErrors, formatDate, useAsync, FormEnd, ActionCell, TableHead } from "../components.tsx";
+import {
+  CopyButton,
+  ErrorBox,
+  Field,
+  Link,
+  Notice,
+  PageTitle,
+  fieldErrors,
+  formatDate,
+  useAsync,
+  useSubmit,
+  FormEnd,
+  ActionCell,
+  TableHead,
+} from "../components.tsx";
 import * as session from "../session.ts";
 import { PlaybackProtectionSettings } from "./protection.tsx";
 // The scope table is plain data shared with the server, so the two never drift apart.
@@ -52,9 +66,7 @@ function Tokens({ ws }: { ws: number }) {
   const [scopes, setScopes] = useState<string[]>([]);
   const [expiry, setExpiry] = useState<"never" | "days">("days");
   const [days, setDays] = useState("90");
-  const [error, setError] = useState<unknown>();
   const [minted, setMinted] = useState<{ name: string; secret: string }>();
-  const [busy, setBusy] = useState(false);
   const own = session.sessionToken(ws)?.id;
   // Focus the one-time secret, so keyboard and screen-reader users land on it.
   useEffect(() => {
@@ -65,26 +77,22 @@ function Tokens({ ws }: { ws: number }) {
   const daysNum = Number(days);
   const daysValid = expiry === "never" || (Number.isInteger(daysNum) && daysNum >= 1 && daysNum <= 3650);
 
-  const mint = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    if (!scopes.length) return setError(new Error("Choose at least one scope."));
-    if (!daysValid) return setError(new Error("Expiry must be a whole number of days from 1 to 3650, or never."));
-    setBusy(true);
-    try {
-      const body: Record<string, unknown> = { name: name.trim(), scopes };
-      if (expiry === "days") body.expires_in_days = daysNum;
-      const res = await admin<TokenMinted>("POST", `/workspaces/${ws}/tokens`, { body });
-      setMinted({ name: res.token.name, secret: res.secret });
-      setName("");
-      setScopes([]);
-      list.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    submit: mint,
+    error,
+    setError,
+    busy,
+  } = useSubmit(async () => {
+    if (!scopes.length) throw new Error("Choose at least one scope.");
+    if (!daysValid) throw new Error("Expiry must be a whole number of days from 1 to 3650, or never.");
+    const body: Record<string, unknown> = { name: name.trim(), scopes };
+    if (expiry === "days") body.expires_in_days = daysNum;
+    const res = await admin<TokenMinted>("POST", `/workspaces/${ws}/tokens`, { body });
+    setMinted({ name: res.token.name, secret: res.secret });
+    setName("");
+    setScopes([]);
+    list.reload();
+  });
 
   const revoke = async (t: Token) => {
     if (!confirm(`Revoke the token "${t.name}"? Anything using it stops working at once.`)) return;
@@ -206,21 +214,14 @@ function Tokens({ ws }: { ws: number }) {
 function Metrics({ ws }: { ws: number }) {
   const list = useAsync((signal) => admin<MetricList>("GET", `/workspaces/${ws}/custom-metrics`, { signal }), [ws]);
   const [name, setName] = useState("");
-  const [error, setError] = useState<unknown>();
   const [added, setAdded] = useState("");
 
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const { metric } = await admin<MetricDeclared>("POST", `/workspaces/${ws}/custom-metrics`, { body: { name } });
-      setAdded(metric.name);
-      setName("");
-      list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { submit: add, error } = useSubmit(async () => {
+    const { metric } = await admin<MetricDeclared>("POST", `/workspaces/${ws}/custom-metrics`, { body: { name } });
+    setAdded(metric.name);
+    setName("");
+    list.reload();
+  });
 
   return (
     <div class="stack">

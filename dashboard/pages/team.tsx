@@ -4,7 +4,20 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { account } from "../api.ts";
-import { ActionCell, CopyButton, ErrorBox, Field, FormEnd, PageTitle, Select, TableHead, fieldErrors, formatDate, useAsync } from "../components.tsx";
+import {
+  ActionCell,
+  CopyButton,
+  ErrorBox,
+  Field,
+  FormEnd,
+  PageTitle,
+  Select,
+  TableHead,
+  fieldErrors,
+  formatDate,
+  useAsync,
+  useSubmit,
+} from "../components.tsx";
 import * as session from "../session.ts";
 import { ALL_ROLES, Roles, type Role } from "../../contract/roles.ts";
 import type { AuditList, InviteCreated, Member, Team as TeamBody } from "../../contract/api.ts";
@@ -18,9 +31,19 @@ export function Team() {
   const audit = useAsync((signal) => (me ? account<AuditList>("GET", `/workspaces/${ws.id}/audit`, { signal }) : Promise.resolve(undefined)), [ws.id]);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("analyst");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<{ email: string; url: string; emailed: boolean }>();
+  const {
+    submit: invite,
+    error,
+    setError,
+    busy,
+  } = useSubmit(async () => {
+    const created = await account<InviteCreated>("POST", `/workspaces/${ws.id}/invites`, { body: { email: email.trim(), role } });
+    setLink({ email: created.invite.email, url: created.url, emailed: created.emailed });
+    setEmail("");
+    team.reload();
+    audit.reload();
+  });
   useEffect(() => {
     if (link) document.getElementById("invite-link")?.focus();
   }, [link]);
@@ -33,23 +56,6 @@ export function Team() {
       </section>
     );
   }
-
-  const invite = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await account<InviteCreated>("POST", `/workspaces/${ws.id}/invites`, { body: { email: email.trim(), role } });
-      setLink({ email: created.invite.email, url: created.url, emailed: created.emailed });
-      setEmail("");
-      team.reload();
-      audit.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const remove = async (m: Member) => {
     if (!confirm(`Remove ${m.email} from this workspace? Their dashboard stops working here at once.`)) return;
