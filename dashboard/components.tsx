@@ -137,6 +137,19 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   );
 }
 
+/** A secret shown once (a new token, an invite link): a read-only field that selects itself on focus, and its Copy button. */
+export function OneTimeSecret({ id, label, value, copyLabel }: { id: string; label: string; value: string; copyLabel: string }) {
+  return (
+    <div class="row">
+      <label for={id} class="sr-only">
+        {label}
+      </label>
+      <input id={id} class="mono grow" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+      <CopyButton text={value} label={copyLabel} />
+    </div>
+  );
+}
+
 export function Progress({ value, label, id }: { value: number; label: string; id: string }) {
   const pct = Math.max(0, Math.min(100, Math.round(value)));
   return (

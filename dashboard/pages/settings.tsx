@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { admin } from "../api.ts";
 import {
-  CopyButton,
+  OneTimeSecret,
   ErrorBox,
   Field,
   Link,
@@ -112,13 +112,7 @@ function Tokens({ ws }: { ws: number }) {
         <section class="card secret" aria-labelledby="secret-title">
           <h2 id="secret-title">Token "{minted.name}" created</h2>
           <p>Copy it now: this is the only time it is shown. Only its hash is stored.</p>
-          <div class="row">
-            <label for="new-secret" class="sr-only">
-              New token
-            </label>
-            <input id="new-secret" class="mono grow" readOnly value={minted.secret} onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={minted.secret} label="Copy token" />
-          </div>
+          <OneTimeSecret id="new-secret" label="New token" value={minted.secret} copyLabel="Copy token" />
           <button type="button" class="secondary" onClick={() => setMinted(undefined)}>
             I have copied it
           </button>

@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { account } from "../api.ts";
 import {
   ActionCell,
-  CopyButton,
+  OneTimeSecret,
   ErrorBox,
   Field,
   FormEnd,
@@ -79,13 +79,7 @@ export function Team() {
             {link.emailed ? `We emailed this link to ${link.email}; you can also send it yourself.` : "Send this link to them."} It is shown only now, works
             once and expires in 7 days.
           </p>
-          <div class="row">
-            <label for="invite-link" class="sr-only">
-              Invite link
-            </label>
-            <input id="invite-link" class="mono grow" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={link.url} label="Copy link" />
-          </div>
+          <OneTimeSecret id="invite-link" label="Invite link" value={link.url} copyLabel="Copy link" />
         </section>
       )}
 
