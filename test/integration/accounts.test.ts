@@ -57,6 +57,15 @@ async function createUser(address: string, workspaceId: number, role: string, pa
   return res.body;
 }
 
+/** A new user of `workspaceId` with `role`, signed in from its own client at `ip`. */
+async function signedInUser(name: string, workspaceId: number, role: string, ip: string) {
+  const address = email(name);
+  const made = await createUser(address, workspaceId, role);
+  const browser = client(ip);
+  await browser.signIn(address);
+  return { address, made, browser };
+}
+
 beforeAll(async () => {
   t = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true } });
   ws = await t.workspace();
@@ -113,10 +122,7 @@ describe("sessions", () => {
   });
 
   test("signing in again replaces the session: the cookie held before no longer works", async () => {
-    const address = email("rotate");
-    await createUser(address, ws.id, "analyst");
-    const browser = client("192.0.2.11");
-    await browser.signIn(address);
+    const { address, browser } = await signedInUser("rotate", ws.id, "analyst", "192.0.2.11");
     const before = browser.cookie;
     await browser.signIn(address);
     expect(browser.cookie).not.toBe(before);
@@ -126,10 +132,7 @@ describe("sessions", () => {
   });
 
   test("a change without the session's CSRF token is refused and changes nothing", async () => {
-    const address = email("csrf");
-    await createUser(address, ws.id, "owner");
-    const browser = client("192.0.2.12");
-    await browser.signIn(address);
+    const { browser } = await signedInUser("csrf", ws.id, "owner", "192.0.2.12");
     const tokensBefore = (await t.call("GET", `/admin/v1/workspaces/${ws.id}/tokens`, { token: ADMIN_KEY })).body.tokens.length;
     const refused = await browser.call("POST", `/account/v1/workspaces/${ws.id}/api-token`, undefined, { csrf: false });
     expect(refused.status).toBe(403);
@@ -161,10 +164,7 @@ describe("sessions", () => {
 
 describe("roles", () => {
   test("each role's API token carries its scopes; an analyst reads but cannot write", async () => {
-    const address = email("analyst");
-    await createUser(address, ws.id, "analyst");
-    const browser = client("192.0.2.20");
-    await browser.signIn(address);
+    const { browser } = await signedInUser("analyst", ws.id, "analyst", "192.0.2.20");
     const minted = await browser.call("POST", `/account/v1/workspaces/${ws.id}/api-token`);
     expect(minted.body.role).toBe("analyst");
     expect(minted.body.token.scopes.sort()).toEqual(["analytics:read", "videos:read"]);
@@ -197,10 +197,7 @@ describe("roles", () => {
   });
 
   test("a workspace the user is not a member of is a 404, whatever the role elsewhere", async () => {
-    const address = email("outsider");
-    await createUser(address, ws.id, "owner");
-    const browser = client("192.0.2.23");
-    await browser.signIn(address);
+    const { browser } = await signedInUser("outsider", ws.id, "owner", "192.0.2.23");
     expect((await browser.call("POST", `/account/v1/workspaces/${other.id}/api-token`)).status).toBe(404);
     expect((await browser.call("GET", `/admin/v1/workspaces/${other.id}/tokens`)).status).toBe(404);
     expect((await browser.call("GET", `/account/v1/workspaces/${other.id}/members`)).status).toBe(404);
@@ -256,10 +253,7 @@ describe("invites and the team", () => {
 
   test("the last owner cannot be removed", async () => {
     const solo = await t.workspace();
-    const address = email("solo");
-    const made = await createUser(address, solo.id, "owner");
-    const owner = client("192.0.2.33");
-    await owner.signIn(address);
+    const { made, browser: owner } = await signedInUser("solo", solo.id, "owner", "192.0.2.33");
     const res = await owner.call("DELETE", `/account/v1/workspaces/${solo.id}/members/${made.user.id}`);
     expect(res.status).toBe(422);
     expect((await owner.call("GET", "/account/v1/me")).body.workspaces).toHaveLength(1);
