@@ -57,6 +57,13 @@ async function createUser(address: string, workspaceId: number, role: string, pa
   return res.body;
 }
 
+/** A second app whose clock the test moves by hand (`clock.now += ms`), for expiry and one-time codes. */
+async function appOnAClock() {
+  const clock = { now: Date.now() };
+  const timed = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true }, clock: { now: () => clock.now } });
+  return { timed, clock };
+}
+
 /** A new user of `workspaceId` with `role`, signed in from its own client at `ip`. */
 async function signedInUser(name: string, workspaceId: number, role: string, ip: string) {
   const address = email(name);
@@ -305,8 +312,7 @@ describe("the first owner", () => {
 
 describe("two-factor sign-in", () => {
   test("an app's code (each once) or a recovery code (each once) is asked after the password, until it is turned off", async () => {
-    let now = Date.now();
-    const timed = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true }, clock: { now: () => now } });
+    const { timed, clock } = await appOnAClock();
     const address = email("two-factor");
     await timed.call("POST", "/admin/v1/users", { token: ADMIN_KEY, body: { email: address, password: PASSWORD } });
     const outer = t;
@@ -316,10 +322,10 @@ describe("two-factor sign-in", () => {
       await browser.signIn(address);
       const { secret } = (await browser.call("POST", "/account/v1/two-factor/setup")).body;
       const codeAt = (ms: number) => hotp(fromBase32(secret), stepAt(ms));
-      expect((await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(now + 300_000) })).status).toBe(422);
+      expect((await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(clock.now + 300_000) })).status).toBe(422);
       // Set up but not confirmed: the password alone still signs in.
       expect((await client("192.0.2.41").signIn(address)).status).toBe(200);
-      const enabled = await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(now) });
+      const enabled = await browser.call("POST", "/account/v1/two-factor/enable", { code: codeAt(clock.now) });
       expect(enabled.status).toBe(200);
       const recovery: string[] = enabled.body.recovery_codes;
       expect(recovery).toHaveLength(10);
@@ -331,10 +337,12 @@ describe("two-factor sign-in", () => {
       expect(asked.body.error.code).toBe("TWO_FACTOR_REQUIRED");
       expect(asked.headers.get("set-cookie")).toBeNull();
       // The code that confirmed the set-up is spent; the next one works, once.
-      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(401);
-      now += 30_000;
-      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(200);
-      expect((await client("192.0.2.43").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(now) })).status).toBe(401);
+      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(clock.now) })).status).toBe(401);
+      clock.now += 30_000;
+      expect((await phone.call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(clock.now) })).status).toBe(200);
+      expect((await client("192.0.2.43").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: codeAt(clock.now) })).status).toBe(
+        401,
+      );
       // A recovery code, typed any way, works once.
       const typed = recovery[0]!.toUpperCase().replace(/-/g, " ");
       expect((await client("192.0.2.44").call("POST", "/account/v1/sign-in", { email: address, password: PASSWORD, code: typed })).status).toBe(200);
@@ -351,8 +359,7 @@ describe("two-factor sign-in", () => {
 
 describe("the sweep", () => {
   test("ended sessions and lapsed invites go; a live session stays", async () => {
-    let now = Date.now();
-    const timed = await testApp({ fixturePlayer: true, config: { ...UNLIMITED, trustProxy: true }, clock: { now: () => now } });
+    const { timed, clock } = await appOnAClock();
     const address = email("sweep");
     await timed.call("POST", "/admin/v1/users", { token: ADMIN_KEY, body: { email: address, password: PASSWORD, workspace_id: ws.id, role: "owner" } });
     const signIn = () => timed.call("POST", "/account/v1/sign-in", { body: { email: address, password: PASSWORD } });
@@ -365,7 +372,7 @@ describe("the sweep", () => {
     const token = invited.body.url.split("#")[1];
     const rows = async () =>
       (await timed.deps.sql`SELECT count(*)::int AS n FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${address}`)[0]!.n;
-    now += 8 * 86_400_000;
+    clock.now += 8 * 86_400_000;
     const fresh = (await signIn()).headers.get("set-cookie")!.split(";")[0]!;
     expect(await rows()).toBe(2);
     expect(await sweepAccounts(timed.deps)).toBeGreaterThanOrEqual(2);
