@@ -3,23 +3,16 @@
  * split test, the player settings forms): no serious or critical violation.
  * The player's own walk is in player-fundamentals.e2e.test.ts.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
+import { expect, test } from "bun:test";
+import { ADMIN_KEY } from "../helpers/app.ts";
 import { axeProblems } from "../helpers/axe.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { dashboardOnAPort } from "../helpers/dashboard.ts";
 import { evenSplit } from "../helpers/split-viewers.ts";
 
-let browser: Browser;
-let server: ReturnType<typeof Bun.serve>;
-let t: TestApp;
-let ws: TestWorkspace;
-let wsName: string;
 let videoId: number;
 let splitId: number;
 
-beforeAll(async () => {
-  ({ server, t, ws, wsName } = await appOnAPort());
+const dash = dashboardOnAPort(async ({ t, ws }) => {
   const a = await t.createVideo(ws, { title: "Launch letter" });
   const b = await t.createVideo(ws, { title: "Launch story" });
   videoId = a.id;
@@ -32,19 +25,13 @@ beforeAll(async () => {
     },
   });
   splitId = split.body.id ?? split.body.split_test?.id;
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
 });
 
 test("axe-core: no serious or critical violation on any dashboard page", async () => {
   // The dashboard's CSP forbids injected scripts; the test context bypasses it to load axe-core.
-  const ctx = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const ctx = await dash.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
-  const base = `http://127.0.0.1:${server.port}/dashboard`;
+  const base = `http://127.0.0.1:${dash.server.port}/dashboard`;
   const found: Record<string, string[]> = {};
   const check = async (name: string) => {
     await page.locator("h1").first().waitFor();
@@ -56,9 +43,9 @@ test("axe-core: no serious or critical violation on any dashboard page", async (
   await check("sign-in");
   await page.getByLabel("Admin key").fill(ADMIN_KEY);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: new RegExp(wsName) }).waitFor();
+  await page.getByRole("button", { name: new RegExp(dash.wsName) }).waitFor();
   await check("workspaces");
-  await page.getByRole("button", { name: new RegExp(wsName) }).click();
+  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
   await page.waitForURL(/\/dashboard\/videos$/);
   for (const path of [
     "/home",
@@ -92,7 +79,7 @@ test("axe-core: no serious or critical violation on any dashboard page", async (
   await page.getByLabel("Picture in picture").check();
   await page.getByRole("button", { name: "Deploy" }).click();
   await page.getByText(/Deployed: version \d+ is live/).waitFor();
-  const live = (await t.call("GET", `/api/v1/videos/${videoId}/settings`, { token: ws.token })).body.settings;
+  const live = (await dash.t.call("GET", `/api/v1/videos/${videoId}/settings`, { token: dash.ws.token })).body.settings;
   expect(live.playback_options.preload).toBe("auto");
   expect(live.speed_options).toMatchObject({ speeds: [1, 1.5, 2], default_speed: 1.5 });
   expect(live.captions_options.font_size).toBe("large");

@@ -4,41 +4,29 @@
  * bad entry named beside the field, sets the workspace defaults, and makes, reads once
  * and revokes a signing key. What the forms save is read back through the API.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
-import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { ADMIN_KEY } from "../helpers/app.ts";
+import { dashboardOnAPort } from "../helpers/dashboard.ts";
 
-let browser: Browser;
-let server: ReturnType<typeof Bun.serve>;
-let t: TestApp;
-let ws: TestWorkspace;
-let wsName: string;
 let videoId: number;
 
-beforeAll(async () => {
-  ({ server, t, ws, wsName } = await appOnAPort());
+const dash = dashboardOnAPort(async ({ t, ws }) => {
   videoId = (await t.createVideo(ws, { title: "Members' masterclass" })).id;
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
 });
 
 async function signIn(): Promise<{ page: Page; base: string }> {
-  const page = await browser.newPage();
-  const base = `http://127.0.0.1:${server.port}/dashboard`;
+  const page = await dash.browser.newPage();
+  const base = `http://127.0.0.1:${dash.server.port}/dashboard`;
   await page.goto(base);
   await page.getByLabel("Admin key").fill(ADMIN_KEY);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: new RegExp(wsName) }).click();
+  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
   await page.waitForURL(/\/dashboard\/videos$/);
   return { page, base };
 }
 
-const api = (path: string) => t.call("GET", `/api/v1${path}`, { token: ws.token });
+const api = (path: string) => dash.t.call("GET", `/api/v1${path}`, { token: dash.ws.token });
 
 test("a video's Protection form saves its allowed sites and signed URLs, and names a bad entry", async () => {
   const { page, base } = await signIn();
@@ -67,7 +55,7 @@ test("Settings → Playback protection: defaults for new videos, and a signing k
   await defaults.getByRole("button", { name: "Save protection" }).click();
   await defaults.getByText("Saved.").waitFor();
   expect((await api("/playback-defaults")).body.playback_defaults).toEqual({ allowed_origins: ["members.example.com"], require_signed_urls: false });
-  expect((await t.createVideo(ws, { title: "Next lesson" })).allowed_origins).toEqual(["members.example.com"]);
+  expect((await dash.t.createVideo(dash.ws, { title: "Next lesson" })).allowed_origins).toEqual(["members.example.com"]);
 
   const keys = page.getByRole("form", { name: "Signing keys" });
   await keys.getByRole("button", { name: "Create a signing key" }).click();

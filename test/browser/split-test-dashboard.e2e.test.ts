@@ -5,43 +5,30 @@
  * arrives through the events host, and ends it with a winner.
  * Screenshot: test/artifacts/split-test-report.png.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { ADMIN_KEY, appOnAPort, type TestApp, type TestWorkspace } from "../helpers/app.ts";
-import { launchBrowser, ROOT } from "../helpers/browser.ts";
+import { ADMIN_KEY } from "../helpers/app.ts";
+import { ROOT } from "../helpers/browser.ts";
+import { dashboardOnAPort } from "../helpers/dashboard.ts";
 import { collect, inParallel, newViewer, served } from "../helpers/split-viewers.ts";
 
 const ARTIFACTS = join(ROOT, "test/artifacts");
 
-let browser: Browser;
-let server: ReturnType<typeof Bun.serve>;
-let t: TestApp;
-let ws: TestWorkspace;
-let wsName: string;
-
-beforeAll(async () => {
+const dash = dashboardOnAPort(async ({ t, ws }) => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  ({ server, t, ws, wsName } = await appOnAPort());
   await t.createVideo(ws, { title: "Long letter VSL" });
   await t.createVideo(ws, { title: "Short story VSL" });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
 });
 
 test("create a test from two videos, watch its report fill, end it", async () => {
-  const page = await browser.newPage();
+  const page = await dash.browser.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`http://127.0.0.1:${server.port}/dashboard`);
+  await page.goto(`http://127.0.0.1:${dash.server.port}/dashboard`);
   await page.getByLabel("Admin key").fill(ADMIN_KEY);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: new RegExp(wsName) }).click();
+  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Split tests" }).click();
   await page.getByRole("heading", { name: "New split test" }).waitFor();
 
@@ -60,15 +47,15 @@ test("create a test from two videos, watch its report fill, end it", async () =>
 
   await page.getByRole("heading", { name: "Letter or story" }).waitFor();
   expect(await page.locator("[data-split-status]").getAttribute("data-split-status")).toBe("running");
-  const test = (await t.call("GET", "/api/v1/split-tests", { token: ws.token })).body.data[0];
+  const test = (await dash.t.call("GET", "/api/v1/split-tests", { token: dash.ws.token })).body.data[0];
   expect(test.name).toBe("Letter or story");
   expect(await page.locator("[data-embed]").inputValue()).toBe(test.embed.html);
 
   // Traffic through the events host: 30 viewers, every third presses play.
   const counts = new Map<number, { impressions: number; plays: number }>();
   await inParallel(Array.from({ length: 30 }, newViewer), 6, async (viewer, i) => {
-    const s = await served(t, ws.code, test.code, viewer);
-    await collect(t, ws.code, s.video_code, viewer, i % 3 === 0 ? ["load", "play"] : ["load"]);
+    const s = await served(dash.t, dash.ws.code, test.code, viewer);
+    await collect(dash.t, dash.ws.code, s.video_code, viewer, i % 3 === 0 ? ["load", "play"] : ["load"]);
     const c = counts.get(s.variation_id) ?? { impressions: 0, plays: 0 };
     c.impressions++;
     if (i % 3 === 0) c.plays++;
@@ -94,7 +81,7 @@ test("create a test from two videos, watch its report fill, end it", async () =>
   await page.getByRole("button", { name: "End the test" }).click();
   await page.locator('[data-split-status="ended"]').waitFor();
   expect(await page.locator("[data-split-status]").textContent()).toContain("everyone sees Short story VSL");
-  const ended = (await t.call("GET", `/api/v1/split-tests/${test.id}`, { token: ws.token })).body.split_test;
+  const ended = (await dash.t.call("GET", `/api/v1/split-tests/${test.id}`, { token: dash.ws.token })).body.split_test;
   expect(ended).toMatchObject({ status: "ended", winner_variation_id: test.variations[1].id });
   expect(errors).toEqual([]);
 }, 120_000);
