@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { enter, HttpError, post } from "../api.ts";
-import { ErrorBox, Field, PageTitle } from "../components.tsx";
+import { ErrorBox, Field, PageTitle, useSubmit } from "../components.tsx";
 import { navigate } from "../router.ts";
 import * as session from "../session.ts";
 import type { AccountMe, SignedIn } from "../../contract/api.ts";
@@ -21,9 +21,6 @@ export function SignIn() {
     if (asked) document.getElementById("code")?.focus();
   }, [asked]);
   const [key, setKey] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [keyError, setKeyError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
 
   // Only where this browser signed in before: a visitor who never did gets no 401 in the console.
   useEffect(() => {
@@ -35,28 +32,17 @@ export function SignIn() {
       .catch(() => undefined);
   }, []);
 
-  const signIn = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const accountSignIn = useSubmit(async () => {
     try {
       enter(await post<SignedIn>("/account/v1/sign-in", { email: email.trim(), password, ...(code ? { code: code.trim() } : {}) }));
     } catch (err) {
-      if (err instanceof HttpError && err.code === "TWO_FACTOR_REQUIRED") {
-        setCode("");
-        setError(undefined);
-        return;
-      }
-      setError(err);
-    } finally {
-      setBusy(false);
+      // Not a failure: the form asks for the code next.
+      if (!(err instanceof HttpError && err.code === "TWO_FACTOR_REQUIRED")) throw err;
+      setCode("");
     }
-  };
+  });
 
-  const operator = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setKeyError(undefined);
+  const operatorSignIn = useSubmit(async () => {
     try {
       const res = await fetch("/admin/v1/workspaces", { headers: { Authorization: `Bearer ${key.trim()}` }, cache: "no-store" });
       if (res.status === 401) throw new Error("That admin key was not accepted.");
@@ -65,16 +51,17 @@ export function SignIn() {
       session.setAdminKey(key.trim());
       navigate("/workspaces", true);
     } catch (err) {
-      setKeyError(err instanceof TypeError ? new Error("The server could not be reached.") : err);
-    } finally {
-      setBusy(false);
+      // fetch rejects with a TypeError when nothing answers at all.
+      throw err instanceof TypeError ? new Error("The server could not be reached.") : err;
     }
-  };
+  });
+  // One sign-in at a time: both forms wait while either is under way.
+  const busy = accountSignIn.busy || operatorSignIn.busy;
 
   return (
     <main id="main" class="narrow">
       <PageTitle>Sign in to Frameline</PageTitle>
-      <form onSubmit={signIn} class="card" aria-label="Your account">
+      <form onSubmit={accountSignIn.submit} class="card" aria-label="Your account">
         <Field id="email" label="Email">
           {(a) => <input {...a} type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
         </Field>
@@ -88,7 +75,7 @@ export function SignIn() {
             {(a) => <input {...a} autoComplete="one-time-code" inputMode="text" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />}
           </Field>
         )}
-        <ErrorBox error={error} />
+        <ErrorBox error={accountSignIn.error} />
         <button type="submit" disabled={busy || !email.trim() || !password || code === ""}>
           {busy ? "Logging in…" : "Log in"}
         </button>
@@ -98,11 +85,11 @@ export function SignIn() {
         The operator's admin key (<code>ADMIN_KEY</code>, or the contents of <code>DATA_DIR/admin.key</code>) opens every workspace. It is kept only in this
         browser tab.
       </p>
-      <form onSubmit={operator} class="card" aria-label="Operator">
+      <form onSubmit={operatorSignIn.submit} class="card" aria-label="Operator">
         <Field id="admin-key" label="Admin key">
           {(a) => <input {...a} type="password" autoComplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
         </Field>
-        <ErrorBox error={keyError} />
+        <ErrorBox error={operatorSignIn.error} />
         <button type="submit" disabled={busy || !key.trim()}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
