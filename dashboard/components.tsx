@@ -210,7 +210,9 @@ export function useSubmit(action: () => Promise<void>): {
 }
 
 /** A table's header row: the text columns first, then the numeric ones (right-aligned), then a column of row actions. */
-export function TableHead({ text, numeric = [], actions }: { text: ComponentChildren[]; numeric?: ComponentChildren[]; actions?: boolean }) {
+type TableHeadProps = { text: ComponentChildren[]; numeric?: ComponentChildren[]; actions?: boolean };
+
+export function TableHead({ text, numeric = [], actions }: TableHeadProps) {
   return (
     <thead>
       <tr>
@@ -231,6 +233,18 @@ export function TableHead({ text, numeric = [], actions }: { text: ComponentChil
         )}
       </tr>
     </thead>
+  );
+}
+
+/** A table in its scrolling wrapper: the header row as TableHead draws it, then `children` as the body's rows. */
+export function DataTable({ label, class: className, children, ...head }: TableHeadProps & { label?: string; class?: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class={className} aria-label={label}>
+        <TableHead {...head} />
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

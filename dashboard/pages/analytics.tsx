@@ -2,7 +2,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { HttpError, call, currentToken, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, TableHead } from "../components.tsx";
+import { ErrorBox, Field, Link, Notice, PageTitle, Pager, useAsync, DataTable } from "../components.tsx";
 import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, RetentionChart, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
@@ -152,20 +152,15 @@ export function Analytics({ id, query }: { id: number; query: URLSearchParams })
         <ErrorBox error={conversions.error} />
         {conversions.data && conversions.data.length === 0 && <p>No conversions in this range.</p>}
         {conversions.data && conversions.data.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <TableHead text={["Event"]} numeric={["Count", "Revenue (verified)"]} />
-              <tbody>
-                {conversions.data.map((c) => (
-                  <tr key={c.event_name}>
-                    <td>{c.event_name}</td>
-                    <td class="num">{c.count}</td>
-                    <td class="num">{c.total_revenue.toLocaleString(undefined, { maximumFractionDigits: 2 })}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable text={["Event"]} numeric={["Count", "Revenue (verified)"]}>
+            {conversions.data.map((c) => (
+              <tr key={c.event_name}>
+                <td>{c.event_name}</td>
+                <td class="num">{c.count}</td>
+                <td class="num">{c.total_revenue.toLocaleString(undefined, { maximumFractionDigits: 2 })}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
 
@@ -259,23 +254,18 @@ function Events({ id, from, to, n }: { id: number; from: string; to: string; n: 
             {list.data.events.total} event{list.data.events.total === 1 ? "" : "s"}
           </p>
           {list.data.events.data.length > 0 && (
-            <div class="table-wrap">
-              <table class="events">
-                <TableHead text={["Time", "Type", "Event", "Session"]} numeric={["Watched (s)", "At (s)"]} />
-                <tbody>
-                  {list.data.events.data.map((e, i) => (
-                    <tr key={i}>
-                      <td>{new Date(e.created_at).toLocaleString()}</td>
-                      <td>{e.event_type}</td>
-                      <td>{e.event ?? ""}</td>
-                      <td class="mono small">{e.session_code ?? ""}</td>
-                      <td class="num">{e.watch_seconds ?? ""}</td>
-                      <td class="num">{e.video_time ?? ""}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable class="events" text={["Time", "Type", "Event", "Session"]} numeric={["Watched (s)", "At (s)"]}>
+              {list.data.events.data.map((e, i) => (
+                <tr key={i}>
+                  <td>{new Date(e.created_at).toLocaleString()}</td>
+                  <td>{e.event_type}</td>
+                  <td>{e.event ?? ""}</td>
+                  <td class="mono small">{e.session_code ?? ""}</td>
+                  <td class="num">{e.watch_seconds ?? ""}</td>
+                  <td class="num">{e.video_time ?? ""}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           <Pager label="Event pages" page={page} last={last} onPage={setPage} />
         </>

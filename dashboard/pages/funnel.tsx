@@ -1,6 +1,6 @@
 /** A video's funnel on its analytics page: a bar per step, with the drop from the step before (dashboard/funnel.ts). */
 import { call, qs } from "../api.ts";
-import { BarCell, ErrorBox, TableHead, useAsync } from "../components.tsx";
+import { BarCell, ErrorBox, DataTable, useAsync } from "../components.tsx";
 import { funnelSteps } from "../funnel.ts";
 import { num, pct } from "../seller-format.ts";
 import type { Retention, SellerOverview } from "../../contract/api.ts";
@@ -23,22 +23,17 @@ export function Funnel({ id, from, to, n }: { id: number; from: string; to: stri
       <p class="hint">From the sessions shown the player to the orders; a mark counts the played sessions that watched it.</p>
       <ErrorBox error={steps.error} />
       {steps.data && (
-        <div class="table-wrap">
-          <table class="breakdown" aria-label="Funnel">
-            <TableHead text={["Step", "Sessions"]} numeric={["Drop from the step before"]} />
-            <tbody>
-              {steps.data.map((s) => (
-                <tr key={s.label} data-funnel={s.label}>
-                  <th scope="row">{s.label}</th>
-                  <BarCell value={s.count} max={max} shown={num(s.count)} />
-                  <td class="num" data-drop>
-                    {s.drop === null ? "—" : `−${pct(s.drop)}`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable class="breakdown" label="Funnel" text={["Step", "Sessions"]} numeric={["Drop from the step before"]}>
+          {steps.data.map((s) => (
+            <tr key={s.label} data-funnel={s.label}>
+              <th scope="row">{s.label}</th>
+              <BarCell value={s.count} max={max} shown={num(s.count)} />
+              <td class="num" data-drop>
+                {s.drop === null ? "—" : `−${pct(s.drop)}`}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

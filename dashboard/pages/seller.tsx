@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
-import { ErrorBox, Field, fieldErrors, Notice, useAsync, TableHead, Select, ActionCell, BarCell } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, Notice, useAsync, DataTable, Select, ActionCell, BarCell } from "../components.tsx";
 import { DIMENSIONS, money, num, pct, seconds } from "../seller-format.ts";
 import type {
   AdSpendList,
@@ -182,25 +182,25 @@ export function Breakdown({ id, from, to, n }: Range) {
       <ErrorBox error={rows.error} />
       {rows.data && rows.data.length === 0 && <p>No impressions in this range.</p>}
       {rows.data && rows.data.length > 0 && (
-        <div class="table-wrap">
-          <table class="breakdown" aria-label={`Breakdown by ${by}`}>
-            <TableHead text={["Value"]} numeric={["Impressions", "Play rate", "Conv. rate", "Orders", "Revenue", "Rev. per viewer", "Rebuffer"]} />
-            <tbody>
-              {rows.data.map((r) => (
-                <tr key={`${r.other}:${r.value}`} data-breakdown-value={label(r)}>
-                  <td>{label(r)}</td>
-                  <BarCell value={r.impressions} max={max} shown={r.impressions} />
-                  <td class="num">{pct(r.play_rate)}</td>
-                  <td class="num">{pct(r.conversion_rate, 2)}</td>
-                  <td class="num">{r.orders}</td>
-                  <td class="num">{r.revenue.map((c) => money(c.revenue, c.currency)).join(" · ") || "—"}</td>
-                  <td class="num">{r.revenue.map((c) => money(c.rpv, c.currency)).join(" · ") || "—"}</td>
-                  <td class="num">{pct(r.rebuffer_ratio, 2)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          class="breakdown"
+          label={`Breakdown by ${by}`}
+          text={["Value"]}
+          numeric={["Impressions", "Play rate", "Conv. rate", "Orders", "Revenue", "Rev. per viewer", "Rebuffer"]}
+        >
+          {rows.data.map((r) => (
+            <tr key={`${r.other}:${r.value}`} data-breakdown-value={label(r)}>
+              <td>{label(r)}</td>
+              <BarCell value={r.impressions} max={max} shown={r.impressions} />
+              <td class="num">{pct(r.play_rate)}</td>
+              <td class="num">{pct(r.conversion_rate, 2)}</td>
+              <td class="num">{r.orders}</td>
+              <td class="num">{r.revenue.map((c) => money(c.revenue, c.currency)).join(" · ") || "—"}</td>
+              <td class="num">{r.revenue.map((c) => money(c.rpv, c.currency)).join(" · ") || "—"}</td>
+              <td class="num">{pct(r.rebuffer_ratio, 2)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -262,21 +262,16 @@ export function AdSpend({ id, from, to, onChange }: { id: number; from: string; 
       <ErrorBox error={error && Object.keys(errs).length === 0 ? error : undefined} />
       <ErrorBox error={list.error} />
       {list.data && list.data.length > 0 && (
-        <div class="table-wrap">
-          <table aria-label="Ad spend entries">
-            <TableHead text={["Day", "Source"]} numeric={["Amount"]} actions />
-            <tbody>
-              {list.data.map((row) => (
-                <tr key={row.id}>
-                  <td>{row.date}</td>
-                  <td>{row.source}</td>
-                  <td class="num">{money(row.amount, row.currency)}</td>
-                  <ActionCell label="Delete" name={`Delete ${row.source} on ${row.date}`} onClick={() => remove(row)} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Ad spend entries" text={["Day", "Source"]} numeric={["Amount"]} actions>
+          {list.data.map((row) => (
+            <tr key={row.id}>
+              <td>{row.date}</td>
+              <td>{row.source}</td>
+              <td class="num">{money(row.amount, row.currency)}</td>
+              <ActionCell label="Delete" name={`Delete ${row.source} on ${row.date}`} onClick={() => remove(row)} />
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -14,7 +14,7 @@ import {
   useSubmit,
   FormEnd,
   ActionCell,
-  TableHead,
+  DataTable,
 } from "../components.tsx";
 import * as session from "../session.ts";
 import { PlaybackProtectionSettings } from "./protection.tsx";
@@ -124,31 +124,26 @@ function Tokens({ ws }: { ws: number }) {
         <ErrorBox error={list.error} />
         {list.data && list.data.tokens.length === 0 && <p>No tokens yet.</p>}
         {list.data && list.data.tokens.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <TableHead text={["Name", "Scopes", "Expires", "Created"]} actions />
-              <tbody>
-                {list.data.tokens.map((t) => (
-                  <tr key={t.id}>
-                    <td>
-                      {t.name}
-                      {t.id === own && <small class="tag">this tab</small>}
-                    </td>
-                    <td>
-                      <ul class="chips">
-                        {t.scopes.map((s) => (
-                          <li key={s}>{s}</li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>{t.expires_at ? formatDate(t.expires_at) : "Never"}</td>
-                    <td>{formatDate(t.created_at)}</td>
-                    <ActionCell label="Revoke" name={`Revoke ${t.name}`} onClick={() => revoke(t)} danger />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable text={["Name", "Scopes", "Expires", "Created"]} actions>
+            {list.data.tokens.map((t) => (
+              <tr key={t.id}>
+                <td>
+                  {t.name}
+                  {t.id === own && <small class="tag">this tab</small>}
+                </td>
+                <td>
+                  <ul class="chips">
+                    {t.scopes.map((s) => (
+                      <li key={s}>{s}</li>
+                    ))}
+                  </ul>
+                </td>
+                <td>{t.expires_at ? formatDate(t.expires_at) : "Never"}</td>
+                <td>{formatDate(t.created_at)}</td>
+                <ActionCell label="Revoke" name={`Revoke ${t.name}`} onClick={() => revoke(t)} danger />
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
 

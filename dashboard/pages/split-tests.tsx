@@ -1,7 +1,7 @@
 /** Split tests (README "Split tests"): the workspace's tests, and a new test from two or more videos. */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, TableHead, Select } from "../components.tsx";
+import { ErrorBox, Field, fieldErrors, formatDate, Link, PageTitle, Pager, useAsync, DataTable, Select } from "../components.tsx";
 import { navigate } from "../router.ts";
 import type { Page, SlimVideo, SplitTest, SplitTestRead } from "../../contract/api.ts";
 
@@ -33,24 +33,19 @@ export function SplitTests() {
           <ErrorBox error={list.error} />
           {list.data && list.data.total === 0 && <p>No split tests yet.</p>}
           {list.data && list.data.data.length > 0 && (
-            <div class="table-wrap">
-              <table aria-label="Split tests">
-                <TableHead text={["Name", "Goal", "Videos", "Status", "Created"]} />
-                <tbody>
-                  {list.data.data.map((t) => (
-                    <tr key={t.id} data-split-test-row={t.id}>
-                      <td>
-                        <Link href={`/split-tests/${t.id}`}>{t.name}</Link>
-                      </td>
-                      <td>{goalLabel(t.goal).split(" (")[0]}</td>
-                      <td>{t.variations.map((v) => `${v.title ?? "(deleted)"} ${v.weight} %`).join(" · ")}</td>
-                      <td>{statusText(t)}</td>
-                      <td>{formatDate(t.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Split tests" text={["Name", "Goal", "Videos", "Status", "Created"]}>
+              {list.data.data.map((t) => (
+                <tr key={t.id} data-split-test-row={t.id}>
+                  <td>
+                    <Link href={`/split-tests/${t.id}`}>{t.name}</Link>
+                  </td>
+                  <td>{goalLabel(t.goal).split(" (")[0]}</td>
+                  <td>{t.variations.map((v) => `${v.title ?? "(deleted)"} ${v.weight} %`).join(" · ")}</td>
+                  <td>{statusText(t)}</td>
+                  <td>{formatDate(t.created_at)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           {list.data && list.data.last_page > 1 && <Pager label="Split test pages" page={page} last={list.data.last_page} onPage={setPage} />}
         </section>

@@ -12,7 +12,7 @@ import {
   FormEnd,
   PageTitle,
   Select,
-  TableHead,
+  DataTable,
   fieldErrors,
   formatDate,
   useAsync,
@@ -96,24 +96,19 @@ export function Team() {
         <h2 id="members-title">Members</h2>
         <ErrorBox error={team.error} />
         {team.data && (
-          <div class="table-wrap">
-            <table>
-              <TableHead text={["Email", "Role", "Member since"]} actions />
-              <tbody>
-                {team.data.members.map((m) => (
-                  <tr key={m.user_id}>
-                    <td>
-                      {m.email}
-                      {m.email === me.email && <small class="tag">you</small>}
-                    </td>
-                    <td>{m.role}</td>
-                    <td>{formatDate(m.created_at)}</td>
-                    <ActionCell label="Remove" name={`Remove ${m.email}`} onClick={() => remove(m)} danger />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable text={["Email", "Role", "Member since"]} actions>
+            {team.data.members.map((m) => (
+              <tr key={m.user_id}>
+                <td>
+                  {m.email}
+                  {m.email === me.email && <small class="tag">you</small>}
+                </td>
+                <td>{m.role}</td>
+                <td>{formatDate(m.created_at)}</td>
+                <ActionCell label="Remove" name={`Remove ${m.email}`} onClick={() => remove(m)} danger />
+              </tr>
+            ))}
+          </DataTable>
         )}
         {team.data && team.data.invites.length > 0 && (
           <>
@@ -133,25 +128,20 @@ export function Team() {
         <h2 id="audit-title">Audit list</h2>
         <ErrorBox error={audit.error} />
         {audit.data && (
-          <div class="table-wrap">
-            <table>
-              <TableHead text={["When", "Who", "What", "Details"]} />
-              <tbody>
-                {audit.data.entries.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatDate(e.created_at)}</td>
-                    <td>{e.actor}</td>
-                    <td>{e.action}</td>
-                    <td>
-                      {Object.entries(e.detail)
-                        .map(([k, v]) => `${k}: ${String(v)}`)
-                        .join(", ")}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable text={["When", "Who", "What", "Details"]}>
+            {audit.data.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{formatDate(e.created_at)}</td>
+                <td>{e.actor}</td>
+                <td>{e.action}</td>
+                <td>
+                  {Object.entries(e.detail)
+                    .map(([k, v]) => `${k}: ${String(v)}`)
+                    .join(", ")}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </section>

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
-import { ErrorBox, formatDate, Link, PageTitle, Pager, TableHead, useAsync } from "../components.tsx";
+import { ErrorBox, formatDate, Link, PageTitle, Pager, DataTable, useAsync } from "../components.tsx";
 import { money, seconds } from "../seller-format.ts";
 import { VideoNav } from "./video-nav.tsx";
 import type { Page, VideoRead, ViewerEvent, ViewerHeatmap, ViewerRow, ViewerSession, ViewerTimeline } from "../../contract/api.ts";
@@ -42,28 +42,27 @@ export function Viewers({ id, leadsOnly }: { id: number; leadsOnly: boolean }) {
       <ErrorBox error={list.error} />
       {list.data && list.data.total === 0 && <p>No viewers in the last 30 days.</p>}
       {list.data && list.data.data.length > 0 && (
-        <div class="table-wrap">
-          <table aria-label={identified ? "Leads" : "Viewers"}>
-            <TableHead text={["Viewer", "Last seen"]} numeric={["Sessions", "Watch time", "Furthest", "Plays", "Leads", "Orders", "Revenue"]} />
-            <tbody>
-              {list.data.data.map((v) => (
-                <tr key={v.viewer_id} data-viewer-row={v.viewer_id}>
-                  <td>
-                    <Link href={`/videos/${id}/viewers/${v.viewer_id}`}>{who(v)}</Link>
-                  </td>
-                  <td>{formatDate(v.last_seen_at)}</td>
-                  <td class="num">{v.sessions}</td>
-                  <td class="num">{seconds(v.watch_time_s)}</td>
-                  <td class="num">{v.furthest_percent} %</td>
-                  <td class="num">{v.plays}</td>
-                  <td class="num">{v.leads}</td>
-                  <td class="num">{v.orders}</td>
-                  <td class="num">{revenue(v)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={identified ? "Leads" : "Viewers"}
+          text={["Viewer", "Last seen"]}
+          numeric={["Sessions", "Watch time", "Furthest", "Plays", "Leads", "Orders", "Revenue"]}
+        >
+          {list.data.data.map((v) => (
+            <tr key={v.viewer_id} data-viewer-row={v.viewer_id}>
+              <td>
+                <Link href={`/videos/${id}/viewers/${v.viewer_id}`}>{who(v)}</Link>
+              </td>
+              <td>{formatDate(v.last_seen_at)}</td>
+              <td class="num">{v.sessions}</td>
+              <td class="num">{seconds(v.watch_time_s)}</td>
+              <td class="num">{v.furthest_percent} %</td>
+              <td class="num">{v.plays}</td>
+              <td class="num">{v.leads}</td>
+              <td class="num">{v.orders}</td>
+              <td class="num">{revenue(v)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {list.data && list.data.last_page > 1 && <Pager label="Viewer pages" page={page} last={list.data.last_page} onPage={setPage} />}
     </section>
