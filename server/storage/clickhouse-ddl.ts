@@ -52,6 +52,12 @@ export const SHARDING_KEYS: Readonly<Record<string, string>> = {
   analytics_sales: "if(session_hash = 0, cityHash64(concat('#', sale_key)), session_hash)",
   // No session: the reads sum by minute across shards.
   ingest_counters: "rand()",
+  // Rollups (0013_rollups.sql): a video's rows on one shard, so a read's per-hour
+  // subquery (each hour's latest generation) sees them all where it runs.
+  analytics_video_slots: "video_id",
+  analytics_retention_hours: "video_id",
+  analytics_rollup_marks: "rand()",
+  analytics_rollup_dirty: "rand()",
 };
 
 /** Tables kept whole on every node (small, read by every process before anything else). */

@@ -6,6 +6,7 @@ import { sweepExpiredExports } from "../api/exports/service.ts";
 import { sweepExpiredUploads } from "../api/uploads/service.ts";
 import { evaluateSplitTests } from "../api/split-tests/report.ts";
 import { sweepAccounts } from "../domains/accounts/service.ts";
+import { sealRollups } from "../api/analytics/rollups.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startPlaylistRewriter } from "./playlist-rewriter.ts";
@@ -25,6 +26,8 @@ export function startWorkers(deps: Deps): () => Promise<void> {
       split_tests: evaluateSplitTests,
       // Dashboard sessions past their 7 days, invites past theirs, sign-in back-off rows quiet for a day.
       accounts: sweepAccounts,
+      // Hours over by two hours become rollups; hours that got rows since are sealed again (README "How fresh, how exact").
+      analytics_rollups: sealRollups,
     }),
     startWebhookDeliverer(deps),
     startEncoder(deps),

@@ -28,8 +28,10 @@ describe("the schema's cluster form", () => {
     expect(statements.length).toBeGreaterThan(50);
     for (const statement of statements) {
       const normal = await parsed(statement);
-      if (statement.startsWith("INSERT")) expect(normal).toContain("GLOBAL NOT IN (SELECT");
-      else expect(normal).toContain(" ON CLUSTER `{cluster}`");
+      // A backfill guarded by what is already there reads every shard; one of maxima and minima needs no guard.
+      if (statement.startsWith("INSERT")) {
+        if (/NOT IN/.test(statement)) expect(normal).toContain("GLOBAL NOT IN (SELECT");
+      } else expect(normal).toContain(" ON CLUSTER `{cluster}`");
       if (/ENGINE = Replicated/.test(statement))
         expect(normal).toMatch(/ENGINE = Replicated\w*MergeTree\('\/clickhouse\/tables\/(\{shard\}|noshard)\/\{database\}\/\w+', '\{replica\}/);
       if (/ENGINE = Distributed/.test(statement)) expect(normal).toMatch(/ENGINE = Distributed\('\{cluster\}', 'frameline', '\w+_local', /);

@@ -30,7 +30,7 @@ export function scopeParams(s: Scope): Record<string, unknown> {
 }
 
 /**
- * The summary and retention read `analytics_session_slots` (0003_analytics.sql): one row
+ * The summary reads `analytics_session_slots` (0003_analytics.sql): one row
  * per session and 15-minute slot, kept from `events` by a materialized view. Local
  * midnights are slot boundaries in every real time zone, so this window is exact.
  */
@@ -103,13 +103,17 @@ export function summaryFromRow(row: SummaryRow | undefined) {
   };
 }
 
-/** Step 1 of retention: each video's duration D (definitions.ts "Retention"). */
+/**
+ * Step 1 of retention: each video's duration D (definitions.ts "Retention"), from the
+ * duration facts kept per video and 15-minute slot (`analytics_video_slots`,
+ * 0013_rollups.sql): a few thousand rows for any window, however many sessions.
+ */
 export function durationSql(s: Scope): Sql {
   return {
     query: `
 SELECT video_id, if(max(duration_s) > 0, max(duration_s), max(max_end_s)) AS duration,
   min(mask_min_duration_s) = duration AND max(mask_max_duration_s) = duration AS one_duration
-FROM analytics_session_slots
+FROM analytics_video_slots
 WHERE ${SLOT_WHERE}
 GROUP BY video_id
 HAVING duration > 0`,
@@ -153,15 +157,16 @@ const SEGMENT_FILTER: Record<Segment, string> = {
 };
 
 /**
- * Step 2: each slot row's watched ranges become a bitmask of the buckets whose midpoint
+ * Step 2: each session's watched ranges become a bitmask of the buckets whose midpoint
  * (i + 0.5) * D / N they contain (N <= 200 fits a UInt256, N < 128 a cheaper UInt128);
  * for the default N = 100 over videos whose rows all carry the read's D, the mask
- * stored with the row is the same and is read instead. OR-ing a session's masks is the
+ * stored with the session is the same and is read instead. A session's mask is the
  * union of its ranges, so a rewatched bucket counts once. Each run of set bits becomes
  * +1 at its first bucket and -1 after its last; summed per video and position they
  * give, by prefix sum, the sessions per bucket. Position -1 carries the count of played
- * sessions. Masks are built before the GROUP BY so the per-session state is one number,
- * not an array.
+ * sessions. The played sessions are those that started in the window
+ * (`analytics_sessions`, one row each with FINAL), as in the seller overview; the
+ * default curve of everyone is read from sealed hours instead (rollups.ts).
  */
 export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>, storedMasks = false, segment: Segment = "all"): Sql {
   const ids = [...durations.keys()];
@@ -172,19 +177,17 @@ export function retentionSql(s: Scope, buckets: number, durations: Map<number, n
     query: `
 SELECT video_id, pos, sum(delta) AS delta
 FROM (
-  SELECT video_id, session_hash, max(played) AS play, groupBitOr(row_mask) AS m,
+  SELECT video_id, m,
     bitPositionsToArray(bitAnd(m, bitNot(bitShiftLeft(m, 1)))) AS starts,
     bitPositionsToArray(bitAnd(m, bitNot(bitShiftRight(m, 1)))) AS ends
   FROM (
-    SELECT video_id, session_hash, played,
+    SELECT video_id,
       transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0)) AS d,
       toFloat64({n:UInt32}) AS n,
-      ${rowMask} AS row_mask
-    FROM analytics_session_slots
-    WHERE ${SLOT_WHERE} AND video_id IN {dur_ids:Array(UInt64)}
+      ${rowMask} AS m
+    FROM analytics_sessions FINAL
+    WHERE ${SESSION_WHERE} AND video_id IN {dur_ids:Array(UInt64)} AND bitTest(flags, 1)${SEGMENT_FILTER[segment]}
   )
-  GROUP BY video_id, session_hash
-  HAVING play${SEGMENT_FILTER[segment]}
 )
 ARRAY JOIN
   arrayConcat([toInt64(-1)], arrayMap(p -> toInt64(p), starts), arrayMap(p -> toInt64(p) + 1, ends)) AS pos,
@@ -214,6 +217,14 @@ export function bucketsFromRows(rows: RetentionRow[], buckets: number): { bucket
     running += delta[i]!;
     return { bucket_pct: round((100 * i) / buckets, 2), watch_pct: sessions ? round(running / sessions, 4) : 0 };
   });
+}
+
+/** One video's sealed-hours answer (rollups.ts): `watch_pct` per bucket from played sessions and per-bucket counts. */
+export function bucketsFromCounts(sessions: number, counts: number[], buckets: number): { bucket_pct: number; watch_pct: number }[] {
+  return Array.from({ length: buckets }, (_, i) => ({
+    bucket_pct: round((100 * i) / buckets, 2),
+    watch_pct: sessions ? round((counts[i] ?? 0) / sessions, 4) : 0,
+  }));
 }
 
 /** Conversions per name: counts of every sale, revenue of verified, non-test ones (definitions.ts). */

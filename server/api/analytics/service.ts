@@ -16,6 +16,7 @@ import {
 } from "./definitions.ts";
 import * as q from "./queries.ts";
 import type { CachedSummary, SummaryBody } from "./summary-cache.ts";
+import { sealedParam, sealedRetentionSql, type SealedRetentionRow, sealedUntil } from "./rollups.ts";
 
 /** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
@@ -78,24 +79,38 @@ export interface RetentionQuery extends WindowQuery {
   segment?: string;
 }
 
-/** Retention of the scope's videos: bucket list per video id. */
+/**
+ * Retention of the scope's videos: bucket list per video id. The default curve of
+ * everyone (100 buckets over the stored masks) merges the sealed hours of the window
+ * with its other sessions (rollups.ts); any other reads every session of the window.
+ * `sealed: false` reads every session (the property test compares the two).
+ */
 export async function computeRetention(
   deps: Deps,
   scope: q.Scope,
   buckets: number,
   segment: q.Segment = "all",
+  options: { sealed?: boolean } = {},
 ): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
-  const found = await q.rows<q.DurationRow>(deps.ch, q.durationSql(scope));
+  const [found, until] = await Promise.all([q.rows<q.DurationRow>(deps.ch, q.durationSql(scope)), options.sealed === false ? 0 : sealedUntil(deps)]);
   const durations = new Map(found.map((row) => [Number(row.video_id), Number(row.duration)]));
   const storedMasks = q.storedMasksHold(found);
-  const byVideo = new Map<number, q.RetentionRow[]>();
-  if (durations.size) {
-    for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks, segment))) {
-      const id = Number(row.video_id);
-      byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
+  const curves = new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows([], buckets)]));
+  if (!durations.size) return curves;
+  if (storedMasks && buckets === q.STORED_MASK_BUCKETS && segment === "all") {
+    const params = { ...q.scopeParams({ ...scope, videoIds: [...durations.keys()] }), ...sealedParam(until) };
+    for (const row of await q.rows<SealedRetentionRow>(deps.ch, sealedRetentionSql(q.SESSION_WHERE, params))) {
+      curves.set(Number(row.video_id), q.bucketsFromCounts(Number(row.sessions), row.counts.map(Number), buckets));
     }
+    return curves;
   }
-  return new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows(byVideo.get(id) ?? [], buckets)]));
+  const byVideo = new Map<number, q.RetentionRow[]>();
+  for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks, segment))) {
+    const id = Number(row.video_id);
+    byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
+  }
+  for (const [id, list] of byVideo) curves.set(id, q.bucketsFromRows(list, buckets));
+  return curves;
 }
 
 export async function retention(deps: Deps, workspaceId: number, videoId: number | undefined, input: RetentionQuery) {
