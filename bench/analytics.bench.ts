@@ -28,12 +28,14 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "chdb";
 import type { Deps } from "../server/deps.ts";
-import { connectClickHouse, migrateClickHouse } from "../server/storage/clickhouse.ts";
+import { connectClickHouse, migrateClickHouse, splitStatements } from "../server/storage/clickhouse.ts";
 import { OVERVIEW_TOP_VALUES } from "../server/api/analytics/definitions.ts";
 import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
 import * as q from "../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
+import { sealRollups } from "../server/api/analytics/rollups.ts";
+import type { Ch } from "../server/storage/clickhouse.ts";
 import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
 import { stealMeter } from "./lib/steal.ts";
@@ -50,6 +52,11 @@ const VIEWER_TARGET_P95_MS = 50;
 const WORKSPACE = 1;
 const FROM = "2026-10-23";
 const TO = "2026-11-21";
+/** Late on the last day: the hours up to two hours ago are sealed, the rest read from sessions. */
+const NOW_MS = Date.parse(`${TO}T23:59:00Z`);
+/** GROWTH=1: the four reads of one video at each size of GROWTH_SIZES (all events on it), and the insert cost of the rollups. */
+const GROWTH = process.env.GROWTH === "1";
+const GROWTH_SIZES = (process.env.GROWTH_SIZES ?? "1000000,10000000,100000000").split(",").map(Number);
 
 const dir = await mkdtemp(join(tmpdir(), "frameline-analytics-bench-"));
 const ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
@@ -57,66 +64,15 @@ let native: Session | undefined;
 
 try {
   await migrateClickHouse(ch);
+  if (GROWTH) {
+    await growth();
+    process.exit(0);
+  }
 
   // ---- generate ----
   const hotEvents = Math.round(EVENTS * HOT_SHARE);
   const started = performance.now();
-  const batch = 2_000_000;
-  for (let offset = 0; offset < EVENTS; offset += batch) {
-    // Row n: session s = n / 10, position p = n % 10. Sessions below hotEvents / 10 watch
-    // video 1; the rest are spread over videos 2..VIDEOS.
-    await ch.command({
-      query: `
-INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at, session_start)
-SELECT {ws:UInt64}, video, concat('video-', toString(video)),
-  multiIf(p = 0, 'load', p = 1, if(auto, 'autoplay', 'play'), p = 2, 'startup', p <= 6, 'watched', p = 7, 'milestone',
-    p = 8, if(auto, if(s % 8 = 0, 'unmute', 'pause'), multiIf(s % 3 = 0, 'cta_click', s % 3 = 1, 'pause', 'seek')), s % 3 = 0, 'ended', 'rebuffer') AS et,
-  '', '', lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)),
-  if(et = 'watched', toFloat64(5 + cityHash64(n, 2) % 115), 0),
-  if(et = 'watched', toFloat64(least(590, (p - 3) * 140 + cityHash64(n, 1) % 90)), toFloat64(p * 10)),
-  if(et IN ('startup', 'rebuffer'), toFloat64(cityHash64(n) % 2000), NULL),
-  multiIf(
-    et = 'load', map(
-      'device', ['desktop', 'mobile', 'mobile', 'tablet'][1 + cityHash64(s, 'dev') % 4],
-      'browser', ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'][1 + cityHash64(s, 'br') % 5],
-      'os', ['Windows', 'iOS', 'Android', 'macOS', 'Linux'][1 + cityHash64(s, 'os') % 5],
-      'country', ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'CA', 'AU', 'ES', ''][1 + cityHash64(s, 'geo') % 11],
-      'referrer_host', ['facebook.com', 'google.com', 'youtube.com', '', 'news.example.org'][1 + cityHash64(s, 'ref') % 5],
-      'utm_source', if(cityHash64(s, 'utm') % 3 = 0, '', concat('src', toString(cityHash64(s, 'src') % 200))),
-      'utm_medium', ['cpc', 'email', 'social', ''][1 + cityHash64(s, 'med') % 4],
-      'utm_campaign', concat('c', toString(cityHash64(s, 'camp') % 200))),
-    et = 'watched', map('duration_s', '600'),
-    et = 'milestone', map('percent', toString(25 * (1 + s % 4))),
-    et = 'cta_click', map('card_index', toString(intDiv(s, 3) % 3)),
-    map()),
-  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7),
-  -- The session's start, as the events host stamps it on every row: its first event.
-  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400))
-FROM (
-  SELECT number + {offset:UInt64} AS n, intDiv(n, 10) AS s, n % 10 AS p,
-    if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video,
-    s % 4 = 0 AS auto
-  FROM numbers({count:UInt64})
-)`,
-      query_params: { ws: WORKSPACE, offset, count: Math.min(batch, EVENTS - offset), hot: hotEvents, videos: VIDEOS, from: `${FROM} 00:00:00` },
-      clickhouse_settings: { max_insert_threads: "2" },
-    });
-  }
-  // Sales: one session in fifty buys (verified; one sale in five a test), a minute after its load.
-  await ch.command({
-    query: `
-INSERT INTO sale_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
-SELECT {ws:UInt64}, video, concat('video-', toString(video)), 'conversion', 'purchase', concat('api:', toString(s)),
-  lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)), 0, 0, toFloat64(20 + cityHash64(s, 'value') % 180),
-  map('source', 'api', 'currency', if(s % 3 = 0, 'EUR', 'USD'), 'is_test', if(s % 5 = 0, 'true', 'false')),
-  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + 60)
-FROM (
-  SELECT number AS s, if(s * 10 < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video
-  FROM numbers({sessions:UInt64})
-  WHERE cityHash64(s, 'sale') % 50 = 0
-)`,
-    query_params: { ws: WORKSPACE, sessions: Math.ceil(EVENTS / 10), hot: hotEvents, videos: VIDEOS, from: `${FROM} 00:00:00` },
-  });
+  await generate(ch, 0, EVENTS, hotEvents);
   // The state after background merges: one part per partition of each table.
   await ch.command({ query: "OPTIMIZE TABLE events FINAL" });
   await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
@@ -124,12 +80,7 @@ FROM (
   const generateS = (performance.now() - started) / 1000;
   // Measure a settled store: no merge still running, freshly written data flushed to disk
   // (the generation leaves gigabytes of dirty pages whose write-back would land in the reads).
-  for (let i = 0; i < 120; i++) {
-    const [running] = await q.rows<{ n: string }>(ch, { query: "SELECT count() AS n FROM system.merges", query_params: {} });
-    if (Number(running!.n) === 0) break;
-    await Bun.sleep(500);
-  }
-  Bun.spawnSync(["sync"]);
+  await settle();
   const [stats] = await q.rows<{ events: string; videos: string; hot: string; typical: string }>(ch, {
     query: "SELECT count() AS events, uniqExact(video_id) AS videos, countIf(video_id = 1) AS hot, countIf(video_id = 2) AS typical FROM events",
     query_params: {},
@@ -139,22 +90,13 @@ FROM (
   );
 
   // ---- measure ----
-  const deps = { ch } as Deps; // the compute functions touch only ClickHouse
-  const window = resolveWindow(Date.parse(`${TO}T12:00:00Z`), { from: FROM, to: TO }, 30);
+  const deps = { ch, clock: { now: () => NOW_MS } } as unknown as Deps; // the compute functions touch only ClickHouse
+  await sealRollups(deps);
+  const window = resolveWindow(NOW_MS, { from: FROM, to: TO }, 30);
   native = new Session(join(dir, "clickhouse"));
 
-  const time = async (run: () => Promise<unknown>) => {
-    for (let i = 0; i < WARMUP; i++) await run();
-    const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = performance.now();
-      await run();
-      samples.push(performance.now() - t0);
-    }
-    samples.sort((a, b) => a - b);
-    const pick = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!;
-    return { p50: pick(0.5), p95: pick(0.95) };
-  };
+  const time = timed;
+
   const direct = (sql: q.Sql) => native!.queryBindAsync(sql.query, sql.query_params, { format: "JSONEachRow" }).then((r) => r.text());
 
   const steal = await stealMeter();
@@ -253,6 +195,169 @@ function row(name: string, ours: { p50: number; p95: number }, engine: { p50: nu
     "p95 ratio (engine/service)": round(engine.p95 / ours.p95),
     within_target: ours.p95 < target ? "yes" : "no",
   };
+}
+
+/** Waits for merges to end and flushes written data, so a timing measures reads alone. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    const [running] = await q.rows<{ n: string }>(ch, { query: "SELECT count() AS n FROM system.merges", query_params: {} });
+    if (Number(running!.n) === 0) break;
+    await Bun.sleep(500);
+  }
+  Bun.spawnSync(["sync"]);
+}
+
+async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < WARMUP; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  const pick = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!;
+  return { p50: pick(0.5), p95: pick(0.95) };
+}
+
+/**
+ * The growth mode: events are added to video 1 up to each size in turn (generated in
+ * ClickHouse), merged, sealed, and the four reads of a 30-day window are timed; each p95
+ * is divided by the first size's. Then the insert cost of the rollups' views: a million
+ * more events with them, and a million without.
+ */
+async function growth(): Promise<void> {
+  const deps = { ch, clock: { now: () => NOW_MS } } as unknown as Deps;
+  const window = resolveWindow(NOW_MS, { from: FROM, to: TO }, 30);
+  const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [1], start: window.start, end: window.end, tz: window.tz };
+  const reads: Record<string, () => Promise<unknown>> = {
+    summary: () => computeSummary(deps, WORKSPACE, 1, "video-1", window),
+    "retention (100 buckets)": () => computeRetention(deps, scope, 100),
+    "seller overview": () => computeVideoMetrics(deps, scope, []),
+    "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
+  };
+  const everything = Number.MAX_SAFE_INTEGER;
+  const first = new Map<string, number>();
+  const rows: Row[] = [];
+  let have = 0;
+  for (const size of GROWTH_SIZES) {
+    const t0 = performance.now();
+    await generate(ch, have, size, everything);
+    for (const table of ["events", "analytics_session_slots", "analytics_sessions"]) await ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    const generateS = (performance.now() - t0) / 1000;
+    const s0 = performance.now();
+    const sealedHours = await sealRollups(deps);
+    const sealS = (performance.now() - s0) / 1000;
+    await settle();
+    console.log(`${size.toLocaleString("en-US")} events: generated in ${generateS.toFixed(1)} s, ${sealedHours} hours sealed in ${sealS.toFixed(1)} s`);
+    for (const [name, run] of Object.entries(reads)) {
+      const t = await timed(run);
+      if (!first.has(name)) first.set(name, t.p95);
+      rows.push({
+        read: name,
+        events: size.toLocaleString("en-US"),
+        "p50 ms": round(t.p50),
+        "p95 ms": round(t.p95),
+        [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(t.p95 / first.get(name)!).toFixed(2)}x`,
+        "seal s": round(sealS),
+      });
+    }
+    have = size;
+  }
+  // Alternating rounds of half a million events with the rollups' views and without them.
+  const views = splitStatements(await Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", "0013_rollups.sql")).text()).filter((st) =>
+    st.startsWith("CREATE MATERIALIZED VIEW"),
+  );
+  const insertRound = async () => {
+    const t0 = performance.now();
+    await generate(ch, have, have + 500_000, everything);
+    have += 500_000;
+    return (performance.now() - t0) / 1000;
+  };
+  let withViews = 0;
+  let withoutViews = 0;
+  for (let round = 0; round < 3; round++) {
+    withViews += await insertRound();
+    for (const view of ["analytics_video_slots_from_slots", "analytics_rollup_dirty_from_sessions"]) await ch.command({ query: `DROP VIEW ${view}` });
+    withoutViews += await insertRound();
+    for (const view of views) await ch.command({ query: view });
+  }
+  rows.push({
+    read: "insert 3 x 500,000 player events",
+    events: `${withViews.toFixed(2)} s with the rollups' views, ${withoutViews.toFixed(2)} s without`,
+    "p50 ms": "",
+    "p95 ms": "",
+    [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(withViews / withoutViews).toFixed(2)}x`,
+    "seal s": "",
+  });
+  await report("analytics-growth", `Analytics reads of one video as its events grow (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`, rows, {
+    sizes: GROWTH_SIZES,
+    load_average_1m: Number(loadavg()[0]!.toFixed(2)),
+    insert_cost_ratio: Number((withViews / withoutViews).toFixed(3)),
+  });
+}
+
+/**
+ * Player events n in [first, last) (session s = n / 10, position p = n % 10) and the sales
+ * of their sessions, generated in ClickHouse. Events below `hot` go to video 1.
+ */
+async function generate(ch: Ch, first: number, last: number, hot: number): Promise<void> {
+  const batch = 2_000_000;
+  for (let offset = first; offset < last; offset += batch) {
+    // Row n: session s = n / 10, position p = n % 10. Sessions below hotEvents / 10 watch
+    // video 1; the rest are spread over videos 2..VIDEOS.
+    await ch.command({
+      query: `
+INSERT INTO player_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at, session_start)
+SELECT {ws:UInt64}, video, concat('video-', toString(video)),
+  multiIf(p = 0, 'load', p = 1, if(auto, 'autoplay', 'play'), p = 2, 'startup', p <= 6, 'watched', p = 7, 'milestone',
+    p = 8, if(auto, if(s % 8 = 0, 'unmute', 'pause'), multiIf(s % 3 = 0, 'cta_click', s % 3 = 1, 'pause', 'seek')), s % 3 = 0, 'ended', 'rebuffer') AS et,
+  '', '', lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)),
+  if(et = 'watched', toFloat64(5 + cityHash64(n, 2) % 115), 0),
+  if(et = 'watched', toFloat64(least(590, (p - 3) * 140 + cityHash64(n, 1) % 90)), toFloat64(p * 10)),
+  if(et IN ('startup', 'rebuffer'), toFloat64(cityHash64(n) % 2000), NULL),
+  multiIf(
+    et = 'load', map(
+      'device', ['desktop', 'mobile', 'mobile', 'tablet'][1 + cityHash64(s, 'dev') % 4],
+      'browser', ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'][1 + cityHash64(s, 'br') % 5],
+      'os', ['Windows', 'iOS', 'Android', 'macOS', 'Linux'][1 + cityHash64(s, 'os') % 5],
+      'country', ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'CA', 'AU', 'ES', ''][1 + cityHash64(s, 'geo') % 11],
+      'referrer_host', ['facebook.com', 'google.com', 'youtube.com', '', 'news.example.org'][1 + cityHash64(s, 'ref') % 5],
+      'utm_source', if(cityHash64(s, 'utm') % 3 = 0, '', concat('src', toString(cityHash64(s, 'src') % 200))),
+      'utm_medium', ['cpc', 'email', 'social', ''][1 + cityHash64(s, 'med') % 4],
+      'utm_campaign', concat('c', toString(cityHash64(s, 'camp') % 200))),
+    et = 'watched', map('duration_s', '600'),
+    et = 'milestone', map('percent', toString(25 * (1 + s % 4))),
+    et = 'cta_click', map('card_index', toString(intDiv(s, 3) % 3)),
+    map()),
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + p * 7),
+  -- The session's start, as the events host stamps it on every row: its first event.
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400))
+FROM (
+  SELECT number + {offset:UInt64} AS n, intDiv(n, 10) AS s, n % 10 AS p,
+    if(n < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video,
+    s % 4 = 0 AS auto
+  FROM numbers({count:UInt64})
+)`,
+      query_params: { ws: WORKSPACE, offset, count: Math.min(batch, last - offset), hot, videos: VIDEOS, from: `${FROM} 00:00:00` },
+      clickhouse_settings: { max_insert_threads: "2" },
+    });
+  }
+  // Sales: one session in fifty buys (verified; one sale in five a test), a minute after its load.
+  await ch.command({
+    query: `
+INSERT INTO sale_events (workspace_id, video_id, video_code, event_type, event, event_id, session_code, device_id, watch_seconds, video_time, value, properties, created_at)
+SELECT {ws:UInt64}, video, concat('video-', toString(video)), 'conversion', 'purchase', concat('api:', toString(s)),
+  lower(hex(cityHash64(s, 'session'))), concat('d', toString(s % 70000)), 0, 0, toFloat64(20 + cityHash64(s, 'value') % 180),
+  map('source', 'api', 'currency', if(s % 3 = 0, 'EUR', 'USD'), 'is_test', if(s % 5 = 0, 'true', 'false')),
+  toDateTime64({from:String}, 3, 'UTC') + toIntervalSecond(cityHash64(s) % (30 * 86400) + 60)
+FROM (
+  SELECT number + {first:UInt64} AS s, if(s * 10 < {hot:UInt64}, 1, 2 + cityHash64(s, 'video') % ({videos:UInt64} - 1)) AS video
+  FROM numbers({sessions:UInt64})
+  WHERE cityHash64(s, 'sale') % 50 = 0
+)`,
+    query_params: { ws: WORKSPACE, first: first / 10, sessions: (last - first) / 10, hot, videos: VIDEOS, from: `${FROM} 00:00:00` },
+  });
 }
 
 function round(v: number): number {
