@@ -28,6 +28,11 @@ interface FlagRule {
   readonly switches?: readonly string[];
   /** Another group's field whose non-empty value turns the feature on too: `[group, field]`. */
   readonly orField?: readonly [GroupName, string];
+  /**
+   * On instead when another feature is on and a field of its list entries is set:
+   * `[feature, path]`, the path dotted from that feature's group, each list walked.
+   */
+  readonly via?: readonly (readonly [feature: string, path: string])[];
 }
 
 export const FEATURE_FLAGS = {
@@ -65,6 +70,14 @@ export const FEATURE_FLAGS = {
   // Player polish: the fastest start, and pausing while the tab is hidden.
   turbo: { group: "turbo_options" },
   smart_pause: { group: "playback_options", switches: ["pause_when_hidden"] },
+  // Funnels: a quiz choice or a CTA card that names next_video_code swaps the player to that video.
+  funnel: {
+    group: "quiz_options",
+    via: [
+      ["quiz", "questions.choices.next_video_code"],
+      ["cta", "cards.next_video_code"],
+    ],
+  },
 } as const satisfies Record<string, FlagRule>;
 
 export type FeatureName = keyof typeof FEATURE_FLAGS;
@@ -89,7 +102,20 @@ const field = (settings: SettingsLike, group: string, key: string): unknown => {
   return g && typeof g === "object" ? (g as Record<string, unknown>)[key] : undefined;
 };
 
+/** True when the dotted path, walking every list on the way, reaches a set value. */
+function anySet(value: unknown, path: string[]): boolean {
+  if (Array.isArray(value)) return value.some((v) => anySet(v, path));
+  if (!path.length) return set(value);
+  return !!value && typeof value === "object" && anySet((value as Record<string, unknown>)[path[0]!], path.slice(1));
+}
+
 function isOn(rule: FlagRule, settings: SettingsLike): boolean {
+  if (rule.via) {
+    return rule.via.some(([name, path]) => {
+      const other = (FEATURE_FLAGS as Record<string, FlagRule>)[name]!;
+      return isOn(other, settings) && anySet(settings[other.group], path.split("."));
+    });
+  }
   if (rule.orField) {
     const v = field(settings, rule.orField[0], rule.orField[1]);
     if (set(v)) return true;
@@ -121,7 +147,11 @@ export function flagDefines(flags: Partial<FeatureFlags>): Record<string, string
 /** The flag table of player/README.md, generated from the rows. */
 export function flagTableMarkdown(): string {
   const rows = FEATURE_NAMES.map((name) => {
-    const { group, nonEmpty, enabled, equals, switches, orField } = FEATURE_FLAGS[name] as FlagRule;
+    const { group, nonEmpty, enabled, equals, switches, orField, via } = FEATURE_FLAGS[name] as FlagRule;
+    if (via) {
+      const on = via.map(([f, path]) => `\`${defineOf(f as FeatureName)}\` and \`${(FEATURE_FLAGS as Record<string, FlagRule>)[f]!.group}.${path}\` set`);
+      return [`\`${defineOf(name)}\``, on.join(", or ")];
+    }
     const list =
       (nonEmpty ? `\`${enabled === false ? `${group}.` : ""}${nonEmpty}\` non-empty` : "") +
       (equals ? `${nonEmpty ? " and " : ""}\`${equals[0]}\` is \`"${equals[1]}"\`` : "");

@@ -390,6 +390,40 @@ export interface ViewerHeatmap {
   counts: number[];
 }
 
+/** A video a funnel report names. */
+export interface FunnelVideo {
+  id: number;
+  code: string;
+  title: string;
+}
+
+/** One step of a funnel's paths: the sessions that reached `video` by the choices from the entry. */
+export interface FunnelStep {
+  /** Its place in `steps`, depth first. */
+  id: number;
+  /** The step it was taken from; null for the entry video. */
+  parent_id: number | null;
+  depth: number;
+  /** The choice taken on the parent's video; null for the entry video. */
+  choice: { key: string; label: string } | null;
+  video: FunnelVideo;
+  sessions: number;
+  viewers: number;
+  plays: number;
+  completions: number;
+  leads: number;
+  revenue: { currency: string | null; amount: number }[];
+}
+
+/** GET /api/v1/funnels/report. */
+export interface FunnelReport {
+  entry_video: FunnelVideo;
+  from: string;
+  to: string;
+  tz: string;
+  steps: FunnelStep[];
+}
+
 export interface ConversionsByName {
   video_id: number;
   from: string;

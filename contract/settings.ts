@@ -60,6 +60,9 @@ const webUrl = () =>
   );
 const seconds = () => Type.Number({ minimum: 0, maximum: 604_800, error: "must be a number of seconds from 0 to 604800" });
 const obj = <P extends TProperties>(props: P) => Type.Object(props, { additionalProperties: true, error: "must be an object" });
+/** A video the player swaps to in place (a funnel step): a video code of the same workspace, checked at save time. */
+const nextVideo = () =>
+  opt(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], { error: "must be a video code of 1 to 64 characters, or null" }));
 
 // ---- list entries ----
 const Chapter = obj({ time_s: opt(Type.Number({ minimum: 0, error: "must be a number of at least 0" })), title: text(255) });
@@ -70,6 +73,7 @@ const CtaCard = obj({
   text: text(500),
   button_text: text(100),
   url: url(),
+  next_video_code: nextVideo(),
 });
 const CaptionTrack = obj({ src: url(), srclang: text(16), label: text(100), default: bool() });
 export const PlaylistItem = obj({
@@ -132,12 +136,16 @@ const UserEvent = obj({
 
 // ---- courses and interactive video (player/README.md) ----
 const idText = () => Type.String({ minLength: 1, maxLength: 64, error: "must be a string of 1 to 64 characters" });
-/** A choice of a quiz question: `correct` marks a right answer; `jump_to_s` sends playback there (branching). */
+/**
+ * A choice of a quiz question: `correct` marks a right answer; `jump_to_s` sends playback there (branching);
+ * `next_video_code` swaps the player to that video in place (a funnel step), and wins over `jump_to_s`.
+ */
 const QuizChoice = obj({
   id: idText(),
   text: Type.String({ minLength: 1, maxLength: 255, error: "must be a string of 1 to 255 characters" }),
   correct: bool(),
   jump_to_s: opt(Type.Union([seconds(), Type.Null()], { error: "must be a number of seconds from 0 to 604800, or null" })),
+  next_video_code: nextVideo(),
 });
 /** At time_s playback pauses and asks; a required question cannot be skipped. */
 const QuizQuestion = obj({

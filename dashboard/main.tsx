@@ -22,6 +22,7 @@ import { Webhooks } from "./pages/webhooks.tsx";
 import { SplitTests } from "./pages/split-tests.tsx";
 import { SplitTestPage } from "./pages/split-test.tsx";
 import { ViewerPage, Viewers } from "./pages/viewers.tsx";
+import { FunnelPaths } from "./pages/funnel-paths.tsx";
 import { useEffect } from "preact/hooks";
 
 function Redirect({ to }: { to: string }) {
@@ -113,6 +114,7 @@ function App() {
   else if ((m = match("/videos/:id/analytics", path))) page = <Analytics id={Number(m.id)} query={query} />;
   else if ((m = match("/videos/:id/viewers", path))) page = <Viewers id={Number(m.id)} leadsOnly={query.get("identified") === "true"} />;
   else if ((m = match("/videos/:id/viewers/:viewer", path))) page = <ViewerPage id={Number(m.id)} viewer={Number(m.viewer)} />;
+  else if ((m = match("/videos/:id/paths", path))) page = <FunnelPaths id={Number(m.id)} />;
   else if (path === "/analytics") page = <AnalyticsPicker />;
   else if (path === "/split-tests") page = <SplitTests />;
   else if ((m = match("/split-tests/:id", path))) page = <SplitTestPage id={Number(m.id)} />;

@@ -34,10 +34,13 @@ import { seo } from "./features/seo.ts";
 import { transcript } from "./features/transcript.ts";
 import { turbo } from "./features/turbo.ts";
 import { smartPause } from "./features/smart-pause.ts";
+import { funnel } from "./features/funnel.ts";
 import { serveSplitTest } from "./split-test.ts";
 import { locate, resolveConfig, scriptUrl } from "./locate.ts";
 import { guard } from "./protection.ts";
 
+// Read while this script runs first: later, document.currentScript is another script or none.
+const here = scriptUrl();
 const features: Feature[] = [];
 if (__FL_FEATURES__.captions) features.push(captions);
 if (__FL_FEATURES__.chapters) features.push(chapters);
@@ -68,11 +71,11 @@ if (__FL_FEATURES__.seo) features.push(seo);
 if (__FL_FEATURES__.transcript) features.push(transcript);
 if (__FL_FEATURES__.turbo) features.push(turbo);
 if (__FL_FEATURES__.smart_pause) features.push(smartPause);
+// The funnel finds the next video's script beside this one.
+if (__FL_FEATURES__.funnel) features.push(funnel(here));
 // Autoplay last: every other feature is listening before playback can start.
 if (__FL_FEATURES__.autoplay) features.push(autoplay);
 
-// Read while this script runs first: later, document.currentScript is another script or none.
-const here = scriptUrl();
 const config = resolveConfig(__FL_CONFIG__, locate(here));
 // A variable argument keeps esbuild from resolving the core at build time; it sits beside this entry.
 const load = (url: string) => import(url) as Promise<typeof import("./core.ts")>;

@@ -72,6 +72,8 @@ export interface PlayerEvents {
   lead: LeadData;
   /** A viewer answered a quiz question (emitted by the quiz feature). */
   quiz_answer: Record<string, unknown>;
+  /** A quiz choice or CTA card names the video to swap to in place (a funnel step; the funnel feature does it). */
+  next_video: { code: string };
   destroy: undefined;
 }
 
@@ -150,6 +152,8 @@ export interface PlayerApi {
    * opening); null without a control row.
    */
   menu(cls: string, label: string, items: () => MenuItem[], before?: Element | null): HTMLButtonElement | null;
+  /** Tears the player down (its last batch leaves) and empties its element: a funnel swaps in the next video's player. */
+  destroy(): void;
 }
 
 export interface MenuItem {

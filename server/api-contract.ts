@@ -99,6 +99,7 @@ interface Exact {
   "get /api/v1/videos/:video/viewers/:viewer": api.ViewerTimeline;
   "get /api/v1/videos/:video/viewers/:viewer/heatmap": api.ViewerHeatmap;
   "delete /api/v1/viewers/:viewer": api.Deleted;
+  "get /api/v1/funnels/report": api.FunnelReport;
 }
 
 /**

@@ -38,6 +38,7 @@ import { dashboardModule } from "./hosts/dashboard/index.ts";
 import { probesModule } from "./hosts/probes/index.ts";
 import { splitTestAssignModule, splitTestsModule } from "./api/split-tests/index.ts";
 import { viewersModule } from "./api/viewers/index.ts";
+import { funnelsModule } from "./api/funnels/index.ts";
 
 const SCALAR_BUNDLE = join(import.meta.dir, "..", "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
@@ -64,7 +65,8 @@ export function createApp(deps: Deps, options: AppOptions) {
     .use(splitTestsModule(deps))
     .use(playbackDefaultsModule(deps))
     .use(signingKeysModule(deps))
-    .use(viewersModule(deps));
+    .use(viewersModule(deps))
+    .use(funnelsModule(deps));
 
   return (
     new Elysia()

@@ -5,7 +5,10 @@ import { el, link, style } from "./lib/style.ts";
 /**
  * cta_cards_options.cards [{time_s, duration_s, text, button_text, url}]: a card
  * shows from time_s for duration_s seconds (to the end when absent or 0); a
- * click on its button is sent as cta_click {card_index, url}. Each card is an
+ * click on its button is sent as cta_click {card_index, url}. A card that names
+ * next_video_code is a button that sends cta_click {card_index, next_video_code}
+ * (the funnel step) and swaps the player to that video (`next_video`,
+ * features/funnel.ts). Each card is an
  * overlay (overlay-ranks.ts): it waits while one above it has the stage.
  */
 export const ctaCards: Feature = {
@@ -17,7 +20,7 @@ export const ctaCards: Feature = {
     style(
       "fl-css-cta",
       ".fl-cta{position:absolute;right:12px;bottom:64px;max-width:70%;background:var(--fl-bg);color:var(--fl-text);border-left:4px solid var(--fl-main);padding:10px 12px;border-radius:6px;box-shadow:0 2px 12px #0008}" +
-        ".fl-cta p{margin:0 0 8px}.fl-cta a{display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}",
+        ".fl-cta p{margin:0 0 8px}.fl-cta a,.fl-cta button{border:0;font:inherit;cursor:pointer;display:inline-block;background:var(--fl-main);color:var(--fl-on-main);padding:6px 12px;border-radius:4px;text-decoration:none;font-weight:600}",
     );
     const video = player.video;
     const shown = new Map<number, [HTMLElement, () => void]>();
@@ -26,8 +29,17 @@ export const ctaCards: Feature = {
       const box = el("div", "fl-cta", player.layer);
       box.setAttribute("data-card", String(i));
       if (card.text) el("p", "", box, card.text);
+      const next = card.next_video_code;
+      if (next) {
+        const b = el("button", "fl-cta-next", box, card.button_text || "Watch next");
+        b.type = "button";
+        b.onclick = () => {
+          player.collect("cta_click", { card_index: i, next_video_code: next });
+          player.emit("next_video", { code: next });
+        };
+      }
       // Only web links: a card must never become a javascript: URL on the customer's page.
-      link(box, "", card.url, card.button_text || "Learn more", () => player.collect("cta_click", { card_index: i, url: card.url }));
+      else link(box, "", card.url, card.button_text || "Learn more", () => player.collect("cta_click", { card_index: i, url: card.url }));
       return [box, player.overlay(box, RANK_CTA, { say: [card.text, card.button_text].filter(Boolean).join(". ") })];
     };
     const update = () => {

@@ -9,7 +9,9 @@ import { el, hold, onReach, style } from "./lib/style.ts";
  * form above it has the stage, announced and focused once shown). An answer sends `quiz_answered {question_id, choice_id,
  * correct}` (properties, so the events read, the exports and the
  * `quiz.answered` webhook carry them), tells the page (`quiz_answer`), then
- * jumps to the choice's jump_to_s (branching) or resumes. A required question
+ * jumps to the choice's jump_to_s (branching) or resumes. A choice that names
+ * next_video_code sends it with the answer (the funnel step) and swaps the player
+ * to that video instead (`next_video`, features/funnel.ts). A required question
  * has no skip button and holds playback until answered.
  */
 export const quiz: Feature = {
@@ -47,9 +49,15 @@ export const quiz: Feature = {
           const answer = { question_id: String(q.id), choice_id: String(c.id), correct };
           const properties: Record<string, string | boolean> = { question_id: answer.question_id, choice_id: answer.choice_id };
           if (correct !== null) properties.correct = correct;
+          const next = c.next_video_code;
+          if (next) properties.next_video_code = next;
           player.collect("quiz_answered", { properties });
           player.emit("quiz_answer", answer);
-          close(c.jump_to_s);
+          if (!next) return close(c.jump_to_s);
+          // This player goes away: nothing of it resumes.
+          leave();
+          box.remove();
+          player.emit("next_video", { code: next });
         };
       });
       if (!q.required) {

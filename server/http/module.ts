@@ -24,6 +24,7 @@ export type ApiTag =
   | "Split tests"
   | "Playback protection"
   | "Viewers"
+  | "Funnels"
   | "Events host"
   | "Media"
   | "Operator"

@@ -47,6 +47,8 @@ export const SHARDING_KEYS: Readonly<Record<string, string>> = {
   // session_hash is EVENT_SESSION computed by the views that write these rows.
   analytics_session_slots: "session_hash",
   analytics_sessions: "session_hash",
+  // Steps of sessions with a session code: cityHash64(session_code) is EVENT_SESSION there.
+  funnel_steps: "session_hash",
   // A sale with a session goes where the session is (its hash is cityHash64(session_code));
   // one without, where its sale_events row went ('#' + event_id, which sale_key is).
   analytics_sales: "if(session_hash = 0, cityHash64(concat('#', sale_key)), session_hash)",

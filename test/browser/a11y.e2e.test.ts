@@ -53,6 +53,7 @@ test("axe-core: no serious or critical violation on any dashboard page", async (
     `/videos/${videoId}`,
     `/videos/${videoId}/settings`,
     `/videos/${videoId}/analytics`,
+    `/videos/${videoId}/paths`,
     "/analytics",
     "/split-tests",
     ...(splitId ? [`/split-tests/${splitId}`] : []),

@@ -197,6 +197,12 @@ export function fakePlayer(settings: PlayerSettings = {}, options: FakeOptions =
       if (video.readyState > 0) video.currentTime = to;
     },
     announce: (text) => announced.push(text),
+    // As the Player's: the bus hears `destroy`, then the element is emptied.
+    destroy() {
+      p.emit("destroy", undefined);
+      bus.clear();
+      mount.replaceChildren();
+    },
     // The real stage, announcing through `announced`.
     overlay: stage(root, (text) => announced.push(text)),
     menu: () => null,

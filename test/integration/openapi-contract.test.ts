@@ -555,6 +555,13 @@ describe("conversions, analytics and ad spend", () => {
     await answers(heatmap, 422, api("GET", `/videos/${video.id}/viewers/${viewer}/heatmap?buckets=0`));
   });
 
+  test("funnels: the report from an entry video", async () => {
+    const report = "GET /api/v1/funnels/report";
+    await answers(report, 200, api("GET", `/funnels/report?entry_video=${video.id}`));
+    await answers(report, 404, api("GET", `/funnels/report?entry_video=${HUGE}`));
+    await answers(report, 422, api("GET", "/funnels/report?entry_video=first"));
+  });
+
   test("viewers: erasure", async () => {
     const batch = {
       workspace_code: ws.code,

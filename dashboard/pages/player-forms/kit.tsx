@@ -9,6 +9,7 @@
 import type { JSX } from "preact";
 import type { GroupName, PartialSettings, Settings } from "../../../contract/settings.ts";
 import { Field } from "../../components.tsx";
+import { NextVideo } from "./next-video.tsx";
 
 /** The keys of `T` whose values are `V` (optional fields included). */
 export type KeysOf<T, V> = { [K in keyof T]-?: NonNullable<T[K]> extends V ? K : never }[keyof T] & string;
@@ -111,6 +112,8 @@ export interface Fields<T> {
   choice<K extends KeysOf<T, string>>(key: K, label: string, options: Record<NonNullable<T[K]> & string, string>): JSX.Element;
   /** A list of numbers typed comma-separated ("0.5, 1, 2"). */
   numbers(key: KeysOf<T, number[]>, label: string, hint?: string): JSX.Element;
+  /** A select of the workspace's videos, storing a video's code (null for none): a funnel's next video. */
+  video(key: KeysOf<T, string>, label: string): JSX.Element;
   /**
    * The entries of the list at `key`, each edited by `row` with helpers bound to
    * the entry; `blank` is a new entry (or makes one from the count so far), `of`
@@ -139,6 +142,7 @@ interface FieldsetHelpers {
   num(key: string, label: string, opts?: { min?: number; step?: string; empty?: null }): JSX.Element;
   choice(key: string, label: string, options: Record<string, string>): JSX.Element;
   numbers(key: string, label: string, hint?: string): JSX.Element;
+  video(key: string, label: string): JSX.Element;
   list(key: string, noun: string, blank: Blank, row: Row, of?: string): JSX.Element;
 }
 
@@ -155,6 +159,10 @@ function bind(prefix: string, value: Fieldset, set: (key: string, v: unknown) =>
     text: (key, label, opts = {}) => <Text {...at(key)} label={label} type={opts.type} hint={opts.hint} onValue={(v) => set(key, v ?? opts.empty ?? null)} />,
     num: (key, label, opts = {}) => <Num {...at(key)} label={label} min={opts.min} step={opts.step} onValue={(v) => set(key, v ?? opts.empty)} />,
     choice: (key, label, options) => <Choice {...at(key)} label={label} options={Object.entries(options)} onValue={(v) => set(key, v)} />,
+    video: (key, label) => {
+      const { path, ...rest } = at(key);
+      return <NextVideo id={idOf(path)} label={label} {...rest} onValue={(v) => set(key, v)} />;
+    },
     numbers: (key, label, hint) => {
       const list = value[key];
       return (

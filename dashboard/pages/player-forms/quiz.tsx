@@ -3,7 +3,7 @@ import { groupForm } from "./kit.tsx";
 /** A new choice, lettered after the ones the question has. */
 const nextChoice = (count: number) => ({ id: String.fromCharCode(97 + count), text: "" });
 
-/** quiz_options.questions: at a time playback pauses and asks; a choice may be the right one and may jump to a time. */
+/** quiz_options.questions: at a time playback pauses and asks; a choice may be the right one, may jump to a time or send the viewer on to another video. */
 export const quizForm = groupForm("quiz_options", "Quiz questions", (f) => (
   <>
     {f.check("enabled", "Ask these questions")}
@@ -26,6 +26,7 @@ export const quizForm = groupForm("quiz_options", "Quiz questions", (f) => (
                 {c.text("text", "Text", { empty: "" })}
                 {c.num("jump_to_s", "Jump to (s)", { empty: null })}
               </div>
+              {c.video("next_video_code", "Then play video")}
               {c.check("correct", "Right answer")}
             </>
           ),
@@ -33,6 +34,9 @@ export const quizForm = groupForm("quiz_options", "Quiz questions", (f) => (
         )}
       </>
     ))}
-    <p class="hint">An answer is recorded (quiz_answered, the quiz.answered webhook). In a course, answering every question right completes the lesson.</p>
+    <p class="hint">
+      An answer is recorded (quiz_answered, the quiz.answered webhook). In a course, answering every question right completes the lesson. A choice with a video
+      to play next swaps the player to it in place (its own settings, the same viewer session); the Funnel paths tab of the video shows where viewers went.
+    </p>
   </>
 ));

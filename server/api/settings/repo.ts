@@ -74,3 +74,11 @@ export async function listVersions(
   ]);
   return { rows: [...rows], total: count!.total };
 }
+
+/** Which of `codes` (UUID-shaped) name a video of this workspace: a funnel's next videos. */
+export async function videoCodesOf(sql: Db, workspaceId: number, codes: string[]): Promise<Set<string>> {
+  if (!codes.length) return new Set();
+  const rows = await sql<{ code: string }[]>`
+    SELECT code::text AS code FROM videos WHERE workspace_id = ${workspaceId} AND code = ANY(${sql.array(codes)}::uuid[])`;
+  return new Set(rows.map((r) => r.code));
+}

@@ -18,6 +18,7 @@ import * as repo from "./repo.ts";
 import type { DeployVersionRow } from "./repo.ts";
 import { assertValidSettings } from "./validation.ts";
 import { assertDeclaredUserEvents } from "./user-events.ts";
+import { assertNextVideos } from "./next-videos.ts";
 
 export const VERSION_MODEL = "DeployVersion";
 export const DEPLOYS_PER_PAGE = 20;
@@ -45,10 +46,11 @@ export function settingsPayload(body: unknown, kind: "draft" | "deploy"): Record
   return body as Record<string, unknown>;
 }
 
-/** Rule 4's validation plus what the registry cannot see alone (custom events must be declared). */
+/** Rule 4's validation plus what the registry cannot see alone (custom events must be declared, next videos must be this workspace's). */
 async function validate(tx: TxSql, workspaceId: number, settings: Settings): Promise<void> {
   assertValidSettings(settings);
   await assertDeclaredUserEvents(tx, workspaceId, settings);
+  await assertNextVideos(tx, workspaceId, settings);
 }
 
 /** Rules 1-5: merge over the live settings, validate, store as the pending draft. */

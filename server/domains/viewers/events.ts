@@ -113,9 +113,9 @@ export async function timelineRows(ch: Ch, s: Sessions): Promise<TimelineRow[]> 
   return s.codes.length === 0 ? [] : rows<TimelineRow>(ch, timelineSql(s));
 }
 
-/** The tables that hold a session's rows: every event, and the per-session rows the materialized views keep from them. */
+/** The tables that hold a session's rows: every event, and the per-session rows the materialized views keep from them (its funnel steps too). */
 const BY_EVENT = "events";
-const BY_SESSION_HASH = ["analytics_session_slots", "analytics_sessions"];
+const BY_SESSION_HASH = ["analytics_session_slots", "analytics_sessions", "funnel_steps"];
 
 /**
  * Deletes every ClickHouse row of a viewer: events of their sessions, devices or
