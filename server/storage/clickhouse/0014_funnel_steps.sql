@@ -24,3 +24,6 @@ SELECT workspace_id, video_id,
   lower(properties['next_video_code']) AS next_video_code
 FROM player_events
 WHERE event_type IN ('quiz_answered', 'cta_click') AND properties['next_video_code'] != '' AND session_code != '';
+
+-- A batch replayed from the ingest spool adds no step twice (as 0012_dedup_window.sql for the other tables).
+ALTER TABLE funnel_steps MODIFY SETTING non_replicated_deduplication_window = 10000;
