@@ -34,7 +34,7 @@ import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
 import * as q from "../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
-import { sealRollups } from "../server/api/analytics/rollups.ts";
+import { SEAL_LAG_MS, sealedParam, sealedRetentionSql, sealRollups, summarySql } from "../server/api/analytics/rollups.ts";
 import type { Ch } from "../server/storage/clickhouse.ts";
 import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
@@ -54,6 +54,8 @@ const FROM = "2026-10-23";
 const TO = "2026-11-21";
 /** Late on the last day: the hours up to two hours ago are sealed, the rest read from sessions. */
 const NOW_MS = Date.parse(`${TO}T23:59:00Z`);
+/** What the seal at NOW_MS covers (rollups.ts), for the engine-side runs of the same SQL. */
+const SEALED_UNTIL = Math.floor((NOW_MS - SEAL_LAG_MS) / 3_600_000) * 3_600_000;
 /** GROWTH=1: the four reads of one video at each size of GROWTH_SIZES (all events on it), and the insert cost of the rollups. */
 const GROWTH = process.env.GROWTH === "1";
 const GROWTH_SIZES = (process.env.GROWTH_SIZES ?? "1000000,10000000,100000000").split(",").map(Number);
@@ -109,7 +111,7 @@ try {
     const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [videoId], start: window.start, end: window.end, tz: window.tz };
     const summaryBody = await computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window);
     const ours = await time(() => computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window));
-    const engine = await time(() => direct(q.summarySql(scope)));
+    const engine = await time(() => direct(summarySql(scope, SEALED_UNTIL)));
     rows.push(row(`summary, ${label}`, ours, engine));
     console.log(`summary of video ${videoId}: ${JSON.stringify(summaryBody.summary)}`);
 
@@ -119,7 +121,11 @@ try {
     const oursR = await time(() => computeRetention(deps, scope, 100));
     const engineR = await time(async () => {
       await direct(q.durationSql(scope));
-      await direct(q.retentionSql(scope, 100, durations, storedMasks));
+      await direct(
+        storedMasks
+          ? sealedRetentionSql(q.SESSION_WHERE, { ...q.scopeParams(scope), ...sealedParam(SEALED_UNTIL) })
+          : q.retentionSql(scope, 100, durations, storedMasks),
+      );
     });
     rows.push(row(`retention (100 buckets), ${label}`, oursR, engineR));
 

@@ -57,7 +57,7 @@ export const SHARDING_KEYS: Readonly<Record<string, string>> = {
   // Rollups (0013_rollups.sql): a video's rows on one shard, so a read's per-hour
   // subquery (each hour's latest generation) sees them all where it runs.
   analytics_video_slots: "video_id",
-  analytics_retention_hours: "video_id",
+  analytics_rollups: "video_id",
   analytics_rollup_marks: "rand()",
   analytics_rollup_dirty: "rand()",
 };

@@ -9,6 +9,7 @@
 import type { Ch } from "../../server/storage/clickhouse.ts";
 import { readMetrics } from "../../server/api/analytics/metrics.ts";
 import * as q from "../../server/api/analytics/queries.ts";
+import { summarySql } from "../../server/api/analytics/rollups.ts";
 import { eventRow, legacySale, schemaBefore, watchedRow } from "./clickhouse-before.ts";
 
 export async function historyBefore0006(target: string): Promise<Ch> {
@@ -70,7 +71,7 @@ const SCOPE: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00
 export async function figures(ch: Ch) {
   const one = async (query: string) => (await q.rows<Record<string, number | string>>(ch, { query, query_params: {} }))[0]!;
   const [overview] = await readMetrics(ch, SCOPE, { kind: "video" }, { durations: new Map([[7, 600]]), storedMasks: true });
-  const summary = (await q.rows<q.SummaryRow>(ch, q.summarySql(SCOPE)))[0];
+  const summary = (await q.rows<q.SummaryRow>(ch, summarySql(SCOPE)))[0];
   return {
     sessions: await one("SELECT count() AS n, sum(watched_s) AS watched, sum(flags) AS flags FROM analytics_sessions FINAL"),
     slots: await one("SELECT count() AS n, sum(watched_s) AS watched FROM analytics_session_slots FINAL"),

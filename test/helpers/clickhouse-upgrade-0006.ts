@@ -11,6 +11,7 @@
 import { migrateClickHouse } from "../../server/storage/clickhouse.ts";
 import { eventRow, legacySale, schemaBefore } from "./clickhouse-before.ts";
 import * as q from "../../server/api/analytics/queries.ts";
+import { summarySql } from "../../server/api/analytics/rollups.ts";
 
 const target = process.argv[2]!;
 const ch = await schemaBefore(target, "0006");
@@ -31,8 +32,18 @@ await ch.insert({
 });
 await ch.command({ query: "OPTIMIZE TABLE analytics_session_slots FINAL" });
 const scope: q.Scope = { workspaceId: 1, videoIds: [7], start: "2026-11-01 00:00:00", end: "2026-11-02 00:00:00", tz: "UTC" };
-const plays = async () => Number((await q.rows<q.SummaryRow>(ch, q.summarySql(scope)))[0]?.plays ?? 0);
-const before = await plays();
+// What the summary counted then: sessions with a play, from the slot rows.
+const playsThen = async () =>
+  Number(
+    (
+      await q.rows<{ plays: string }>(ch, {
+        query: "SELECT countDistinctIf(session_hash, played = 1) AS plays FROM analytics_session_slots FINAL WHERE video_id = 7",
+        query_params: {},
+      })
+    )[0]?.plays ?? 0,
+  );
+const plays = async () => Number((await q.rows<q.SummaryRow>(ch, summarySql(scope)))[0]?.plays ?? 0);
+const before = await playsThen();
 
 const applied = await migrateClickHouse(ch);
 const after = await plays();

@@ -1,6 +1,6 @@
 /**
- * Sealed hours (server/api/analytics/rollups.ts) give the same retention as every
- * session read one by one: fast-check generates sessions (videos, starts over three
+ * Sealed hours and days (server/api/analytics/rollups.ts) give the same retention and summary as
+ * every session read one by one: fast-check generates sessions (videos, starts over three
  * days, played or not, watched ranges), a seal at a random moment, rows that arrive
  * after it for hours already sealed, and windows in several time zones; the curve read
  * through the rollups must equal the curve read from the sessions, exactly.
@@ -9,7 +9,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Deps } from "../../server/deps.ts";
 import { computeRetention } from "../../server/api/analytics/service.ts";
-import { SEAL_LAG_MS, sealRollups } from "../../server/api/analytics/rollups.ts";
+import { SEAL_LAG_MS, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
+import { rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
 import { resolveWindow } from "../../server/http/window.ts";
 import { getEngines } from "../helpers/engines.ts";
 import { BLANK_EVENT, insertEventRows } from "../helpers/event-rows.ts";
@@ -26,6 +27,8 @@ interface GenSession {
   ranges: [number, number][];
   /** Minutes after its start at which its second batch of rows arrives (it spans hours). */
   laterMinute: number;
+  /** It ends with `ended`, in its second batch. */
+  completed: boolean;
 }
 
 const sessionArb = fc.record({
@@ -39,6 +42,7 @@ const sessionArb = fc.record({
     { minLength: 1, maxLength: 3 },
   ),
   laterMinute: fc.integer({ min: 0, max: 180 }),
+  completed: fc.boolean(),
 });
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
@@ -60,6 +64,9 @@ function rowsOf(ws: number, s: GenSession, i: number, batch: 0 | 1) {
     created_at: stamp(at + k),
     session_start: stamp(start),
   }));
+  if (batch === 1 && s.completed) {
+    rows.push({ ...common, event_type: "ended", event_id: `${ws}-${i}-ended`, created_at: stamp(at + 10), session_start: stamp(start) });
+  }
   if (batch === 0) {
     rows.push({ ...common, event_type: "load", event_id: `${ws}-${i}-load`, created_at: stamp(start), session_start: stamp(start) });
     rows.push({ ...common, event_type: s.played ? "play" : "autoplay", event_id: `${ws}-${i}-start`, created_at: stamp(start), session_start: stamp(start) });
@@ -67,7 +74,7 @@ function rowsOf(ws: number, s: GenSession, i: number, batch: 0 | 1) {
   return rows;
 }
 
-describe("retention from sealed hours", () => {
+describe("retention and the summary from sealed hours and days", () => {
   test("equals the read of every session, with late rows, in any time zone", async () => {
     const { ch } = await getEngines();
     let ws = 9_000 + Math.floor(Math.random() * 1_000_000);
@@ -102,18 +109,22 @@ describe("retention from sealed hours", () => {
           const sealed = await computeRetention(deps, scope, 100);
           const everySession = await computeRetention(deps, scope, 100, "all", { sealed: false });
           expect([...sealed.entries()]).toEqual([...everySession.entries()]);
+          const summaryOf = async (until: number) => summaryFromRow((await rows<SummaryRow>(ch, summarySql({ ...scope, videoIds: [1] }, until)))[0]);
+          expect(await summaryOf(await sealedUntil(deps))).toEqual(await summaryOf(0));
         },
       ),
       { numRuns: 30 },
     );
-    // The rollups were read, not only the sessions: hours of these workspaces were sealed.
+    // The rollups were read, not only the sessions: hours and whole days of these workspaces were sealed.
     const [sealed] = await (
       await ch.query({
-        query: "SELECT count() AS n FROM analytics_retention_hours WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64}",
+        query:
+          "SELECT countIf(grain = 'hour') AS hours, countIf(grain = 'day') AS days FROM analytics_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64}",
         query_params: { a: firstWs, b: ws },
         format: "JSONEachRow",
       })
-    ).json<{ n: string }>();
-    expect(Number(sealed!.n)).toBeGreaterThan(10);
+    ).json<{ hours: string; days: string }>();
+    expect(Number(sealed!.hours)).toBeGreaterThan(10);
+    expect(Number(sealed!.days)).toBeGreaterThan(3);
   });
 });

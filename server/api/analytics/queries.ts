@@ -4,7 +4,6 @@
  * reads (one video) and the exports (up to 50) run the same SQL.
  */
 import type { Ch } from "../../storage/clickhouse.ts";
-import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 
 /** Rows of these videos of this workspace, created in [start, end) read as local times in tz. */
 export interface Scope {
@@ -58,28 +57,6 @@ export const salesParams = (s: Scope) => scopeParams(s);
 
 /** (video_id, session_hash) of the sessions traced to a verified, non-test sale: the buyers. */
 export const BUYER_SESSIONS = `SELECT video_id, sale_hash FROM (${SALES_BY_KEY}) WHERE is_verified AND NOT is_test AND sale_hash != 0`;
-
-/** Per-session facts of played sessions, aggregated per video (definitions.ts: play ... bounce). */
-export function summarySql(s: Scope): Sql {
-  return {
-    query: `
-SELECT video_id,
-  count() AS plays,
-  uniqExact(if(device = 0, (1, session_hash), (0, device))) AS unique_plays,
-  countIf(done) AS completion_count,
-  sum(watched) AS watch_total_s,
-  countIf(watched < {bounce_s:Float64} AND NOT done) AS bounce_count
-FROM (
-  SELECT video_id, session_hash, max(played) AS play, max(completed) AS done, sum(watched_s) AS watched, max(device_hash) AS device
-  FROM analytics_session_slots
-  WHERE ${SLOT_WHERE}
-  GROUP BY video_id, session_hash
-  HAVING play
-)
-GROUP BY video_id`,
-    query_params: { ...scopeParams(s), bounce_s: BOUNCE_MAX_WATCH_S },
-  };
-}
 
 export interface SummaryRow {
   video_id: number;

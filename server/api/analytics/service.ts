@@ -16,7 +16,7 @@ import {
 } from "./definitions.ts";
 import * as q from "./queries.ts";
 import type { CachedSummary, SummaryBody } from "./summary-cache.ts";
-import { sealedParam, sealedRetentionSql, type SealedRetentionRow, sealedUntil } from "./rollups.ts";
+import { sealedParam, sealedRetentionSql, type SealedRetentionRow, sealedUntil, summarySql } from "./rollups.ts";
 
 /** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
@@ -33,9 +33,13 @@ export const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scop
   tz: w.tz,
 });
 
-/** Computes the summary of a video without the cache (the bench times this). */
+/**
+ * Computes the summary of a video without the cache (the bench times this): its played
+ * sessions that started in the window, from the sealed hours and the sessions of the rest
+ * (rollups.ts).
+ */
 export async function computeSummary(deps: Deps, workspaceId: number, videoId: number, videoCode: string, w: Window): Promise<SummaryBody> {
-  const [row] = await q.rows<q.SummaryRow>(deps.ch, q.summarySql(scopeOf(workspaceId, videoId, w)));
+  const [row] = await q.rows<q.SummaryRow>(deps.ch, summarySql(scopeOf(workspaceId, videoId, w), await sealedUntil(deps)));
   return { video_id: videoId, video_code: videoCode, from: w.from, to: w.to, tz: w.tz, summary: q.summaryFromRow(row) };
 }
 

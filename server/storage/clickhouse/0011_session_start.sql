@@ -95,8 +95,10 @@ ORDER BY (workspace_id, video_id, started, session_hash);
 
 -- Sessions written before this migration start at their first slot. Applied at start-up,
 -- before the events host takes events (a row written between this and the view below
--- would be missed).
-INSERT INTO analytics_sessions
+-- would be missed). The columns are named, so running it again after later migrations
+-- added columns (0013) still fits.
+INSERT INTO analytics_sessions (workspace_id, video_id, started, session_hash, flags, cta_cards, watched_s, device_hash, startup_ms, stall_ms,
+  errors, mask100, ranges, source, referrer_host, utm_source, utm_medium, utm_campaign, device, browser, os, country, split_test)
 SELECT workspace_id, video_id, min(slot), session_hash, groupBitOr(flags), groupBitOr(cta_cards), sum(watched_s), max(device_hash),
   max(startup_ms), sum(stall_ms), sum(errors), groupBitOr(mask100), groupArrayArray(ranges), max(source), max(referrer_host),
   max(utm_source), max(utm_medium), max(utm_campaign), max(device), max(browser), max(os), max(country), max(split_test)

@@ -28,22 +28,48 @@ SELECT workspace_id, video_id, slot, max(duration_s), max(max_end_s), min(mask_m
 FROM analytics_session_slots
 GROUP BY workspace_id, video_id, slot;
 
--- 2. Retention per video and hour of session start, sealed (server/api/analytics/
---    rollups.ts) once the hour is over by SEAL_LAG: the played sessions that started in it
---    and, per 1 % bucket, how many of them watched it (their stored 100-bucket masks). A
---    seal writes one row per video and hour under a new `generation`; reads take each
---    hour's latest, so sealing again (late rows, a second process) replaces, never adds.
-CREATE TABLE IF NOT EXISTS analytics_retention_hours (
+-- 2. Whether a session completed, kept with its other facts (analytics_sessions,
+--    0011_session_start.sql), so the summary can count sessions by start as the other
+--    reads do. One atomic change of the view's query (0011's otherwise as it was).
+ALTER TABLE analytics_sessions ADD COLUMN IF NOT EXISTS completed SimpleAggregateFunction(max, UInt8);
+
+ALTER TABLE analytics_sessions_from_slots MODIFY QUERY
+SELECT workspace_id, video_id, session_start AS started, session_hash, flags, cta_cards, watched_s, device_hash, startup_ms, stall_ms, errors,
+  mask100, ranges, source, referrer_host, utm_source, utm_medium, utm_campaign, device, browser, os, country, split_test, completed
+FROM analytics_session_slots;
+
+-- Sessions that completed before this migration: a row holding only that, which merges
+-- into the session's row (every other column is empty, which its merge ignores). Safe to
+-- run again: a maximum.
+INSERT INTO analytics_sessions (workspace_id, video_id, started, session_hash, completed)
+SELECT workspace_id, video_id, min(session_start), session_hash, 1
+FROM analytics_session_slots
+GROUP BY workspace_id, video_id, session_hash
+HAVING max(completed) = 1;
+
+-- 3. The played sessions of each video and hour of session start, sealed (server/api/
+--    analytics/rollups.ts) once the hour is over by SEAL_LAG, and of each whole UTC day
+--    once its hours are: how many, their distinct viewers (a HyperLogLog state: README
+--    "How fresh, how exact"), completions, watch time and bounces for the summary, and
+--    per 1 % bucket how many watched it (their stored 100-bucket masks) for retention. A
+--    seal writes one row per video and period under a new `generation`; reads take each
+--    period's latest, so sealing again (late rows, a second process) replaces, never adds.
+CREATE TABLE IF NOT EXISTS analytics_rollups (
   workspace_id UInt64,
   video_id     UInt64,
-  hour         DateTime('UTC'),
+  grain        LowCardinality(String),   -- 'hour' or 'day'
+  period       DateTime('UTC'),          -- its start
   generation   UInt64,
   sealed_at    DateTime64(3, 'UTC'),
-  sessions     UInt64,
+  plays        UInt64,
+  viewers      AggregateFunction(uniqCombined64(17), Tuple(UInt8, UInt64)),
+  completions  UInt64,
+  watch_s      Float64,
+  bounces      UInt64,
   buckets      Array(UInt64)
 ) ENGINE = MergeTree
-PARTITION BY toYYYYMM(hour)
-ORDER BY (workspace_id, video_id, hour, generation);
+PARTITION BY toYYYYMM(period)
+ORDER BY (workspace_id, video_id, grain, period, generation);
 
 -- Hours every seal has covered: reads take rollups below the latest `sealed_through`.
 CREATE TABLE IF NOT EXISTS analytics_rollup_marks (
