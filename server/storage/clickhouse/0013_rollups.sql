@@ -72,11 +72,14 @@ PARTITION BY toYYYYMM(period)
 ORDER BY (workspace_id, video_id, grain, period, generation);
 
 -- Hours every seal has covered: reads take rollups below the latest `sealed_through`.
+-- Marks expire after 30 days; a deployment whose workers were stopped longer seals its
+-- history again from the start, which changes no figure.
 CREATE TABLE IF NOT EXISTS analytics_rollup_marks (
   sealed_through DateTime('UTC'),
   run_started    DateTime64(3, 'UTC')
 ) ENGINE = MergeTree
-ORDER BY sealed_through;
+ORDER BY sealed_through
+TTL toDateTime(run_started) + INTERVAL 30 DAY;
 
 -- The hours of session start each write touched, so a seal finds rows that arrived for an
 -- hour it had sealed (a session still watching, a batch replayed after an outage).
