@@ -9,6 +9,7 @@ import { sweepAccounts } from "../domains/accounts/service.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startPlaylistRewriter } from "./playlist-rewriter.ts";
+import { startPrivateMover } from "./private-mover.ts";
 import { startSweeper } from "./sweeper.ts";
 import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 
@@ -30,6 +31,7 @@ export function startWorkers(deps: Deps): () => Promise<void> {
     startEncoder(deps),
     startExportBuilder(deps),
     startPlaylistRewriter(deps),
+    startPrivateMover(deps),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

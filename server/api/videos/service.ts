@@ -6,7 +6,7 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, defaultSettings, withDefaults, type GroupName, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type TokenBody, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { entryScriptUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { deletePrivate, entryScriptUrl, mediaUrlOf, privateBlob, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
@@ -240,8 +240,17 @@ async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }
           entryChanged(deps, entryKey(files.code)),
         ),
     ],
-    ["sources", () => Promise.all(files.sourceKeys.map((key) => deps.blobs.media.delete(key)))],
-    ["open uploads", () => Promise.all(files.openUploads.map((u) => deps.blobs.media.abortChunked(u.blob_key, u.blob_handle)))],
+    ["sources", () => Promise.all(files.sourceKeys.map((key) => deletePrivate(deps.blobs, key)))],
+    [
+      "open uploads",
+      () =>
+        Promise.all(
+          files.openUploads.map((u) => {
+            const { store, key } = privateBlob(deps.blobs, u.blob_key);
+            return store.abortChunked(key, u.blob_handle);
+          }),
+        ),
+    ],
   ];
   for (const [what, step] of steps) {
     await step().catch((error) => deps.log.warn(`removing a deleted video's ${what} failed`, { code: files.code, error: String(error) }));

@@ -35,9 +35,9 @@ export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" 
 /**
  * The tables of jobs leased to one worker at a time, with the same state and lease
  * columns (state, attempts, locked_by, locked_until, error, updated_at): encode jobs
- * (0003_uploads.sql) and playlist rewrites (0017_playlist_rewrite.sql).
+ * (0003_uploads.sql), playlist rewrites (0017_playlist_rewrite.sql) and private moves (0022_private_files.sql).
  */
-export type LeasedTable = "encode_jobs" | "playlist_rewrites";
+export type LeasedTable = "encode_jobs" | "playlist_rewrites" | "private_moves";
 
 /**
  * Takes the oldest due jobs of `table`: queued ones (a retried job's `locked_until`

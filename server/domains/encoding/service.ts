@@ -10,7 +10,7 @@ import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
+import { deletePrivate, getPrivate, orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
 import { authorHls, folderFiles, PLAYLISTS_VERSION, renameLegacyFolders } from "./hls-authoring.ts";
 import { MediaError, probe } from "./probe.ts";
@@ -73,7 +73,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
   const work = await mkdtemp(join(tmpdir(), `frameline-encode-${job.id}-`));
   try {
     const input = join(work, "source");
-    const source = await deps.blobs.media.get(job.source_key);
+    const source = await getPrivate(deps.blobs, job.source_key);
     if (!source) throw new MediaError("The uploaded file is missing; upload it again.");
     await Bun.write(input, new Response(source.body));
 
@@ -198,7 +198,7 @@ async function removeOlder(deps: Deps, job: EncodeJobRow, videoCode: string): Pr
       if (gen !== String(job.id)) older.add(gen);
     }
     for (const gen of older) await deps.blobs.media.deletePrefix(`${base}${gen}/`);
-    for (const key of await repo.olderSources(deps.sql, job)) await deps.blobs.media.delete(key);
+    for (const key of await repo.olderSources(deps.sql, job)) await deletePrivate(deps.blobs, key);
   } catch (error) {
     deps.log.warn("removing replaced media failed", { job: job.id, error: String(error) });
   }

@@ -2,7 +2,8 @@
  * `/media/*`: encoded media (HLS playlists, segments, posters) served from the
  * media BlobStore when no CDN base URL is configured. Range requests (players
  * seek with them), exact content types and open CORS (the player runs on
- * customers' pages). Only `videos/` is public: uploaded sources stay private.
+ * customers' pages). Only `videos/` is served: sources and exports are not even in
+ * this store (the private store, storage/media-keys.ts).
  * A protected video's files (README "Playback protection") go only to an allowed
  * origin with, when it requires signed URLs, a valid token; its playlists are
  * written for the token so each segment carries it.
