@@ -211,6 +211,83 @@ describe("signed URLs", () => {
   });
 });
 
+describe("downloadable and accessRules in the token", () => {
+  let tp: TestApp;
+  let wsp: TestWorkspace;
+  // Behind a proxy that sets X-Forwarded-For (README "TLS and the reverse proxy"), so the test can choose the viewer's IP.
+  beforeAll(async () => {
+    ({ t: tp, ws: wsp } = await appAndWorkspace({ config: { trustProxy: true } }));
+  });
+  const post = (id: number, body: unknown) => tp.call("POST", `/api/v1/videos/${id}/token`, { token: wsp.token, body });
+  const claims = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+  const from = async (key: string, ip: string) => {
+    const res = await tp.app.handle(new Request(`${BASE}/media/${key}`, { headers: { "X-Forwarded-For": ip } }));
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  test("downloadable defaults to false; accessRules are carried normalised; bad rules are 422s naming the rule and field", async () => {
+    const v = await tp.createVideo(wsp);
+    const plain = await post(v.id, {});
+    expect(claims(plain.body.token)).toMatchObject({ sub: v.code, downloadable: false });
+    expect(claims(plain.body.token).accessRules).toBeUndefined();
+    const rules = [
+      { type: "ip.geoip.country", action: "allow", country: ["us"] },
+      { type: "any", action: "block" },
+    ];
+    const ruled = await post(v.id, { downloadable: true, accessRules: rules });
+    expect(ruled.status).toBe(200);
+    expect(claims(ruled.body.token)).toMatchObject({ downloadable: true, accessRules: [{ ...rules[0], country: ["US"] }, rules[1]] });
+    const bad = await post(v.id, {
+      accessRules: [
+        { type: "ip.asn", action: "allow" },
+        { type: "ip.src", action: "allow", ip: ["10.0.0.0/99"] },
+      ],
+    });
+    expect(invalidFields(bad)).toEqual(["accessRules.0.type", "accessRules.1.ip"]);
+    expect(bad.body.errors["accessRules.1.ip"]).toEqual(['Not IP addresses or CIDR ranges: "10.0.0.0/99".']);
+    expect(invalidFields(await post(v.id, { accessRules: [{ type: "ip.geoip.country", action: "allow" }] }))).toEqual(["accessRules.0.country"]);
+    expect(invalidFields(await post(v.id, { accessRules: [{ type: "any", action: "maybe" }] }))).toEqual(["accessRules.0.action"]);
+    expect(invalidFields(await post(v.id, { downloadable: "yes" }))).toEqual(["downloadable"]);
+  });
+
+  test("the media host applies the rules to playlists and segments: first match wins, by country (geoip) and by IP", async () => {
+    const video = await tp.createVideo(wsp);
+    const prefix = `videos/${video.code}/landscape/1/`;
+    await tp.deps.blobs.media.put(`${prefix}360p/index.m3u8`, "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg_000.ts\n#EXT-X-ENDLIST\n");
+    await tp.deps.blobs.media.put(`${prefix}360p/seg_000.ts`, SEGMENT);
+    await tp.call("PATCH", `/api/v1/videos/${video.id}`, { token: wsp.token, body: { require_signed_urls: true } });
+    const seg = `${prefix}360p/seg_000.ts`;
+    const list = `${prefix}360p/index.m3u8`;
+    // 8.8.8.8 is in the US and 81.2.69.142 in Great Britain in the bundled country database.
+    const usOnly = (
+      await post(video.id, {
+        accessRules: [
+          { type: "ip.geoip.country", action: "allow", country: ["US"] },
+          { type: "any", action: "block" },
+        ],
+      })
+    ).body.token;
+    expect(await from(`${seg}?token=${usOnly}`, "8.8.8.8")).toBe(200);
+    expect(await from(`${list}?token=${usOnly}`, "8.8.8.8")).toBe(200);
+    expect(await from(`${seg}?token=${usOnly}`, "81.2.69.142")).toBe(403);
+    expect(await from(`${list}?token=${usOnly}`, "81.2.69.142")).toBe(403);
+    const officeBlocked = (
+      await post(video.id, {
+        accessRules: [
+          { type: "ip.src", action: "block", ip: ["203.0.113.0/24"] },
+          { type: "ip.src", action: "allow", ip: ["203.0.113.7"] },
+        ],
+      })
+    ).body.token;
+    // The block comes first, so it wins for the whole range; anyone matching no rule is allowed.
+    expect(await from(`${seg}?token=${officeBlocked}`, "203.0.113.7")).toBe(403);
+    expect(await from(`${seg}?token=${officeBlocked}`, "198.51.100.1")).toBe(200);
+    const refused = await tp.app.handle(new Request(`${BASE}/media/${seg}?token=${usOnly}`, { headers: { "X-Forwarded-For": "81.2.69.142" } }));
+    expect(await refused.text()).toBe("This video's token does not allow playback from this network or country.");
+  });
+});
+
 describe("another process", () => {
   test("a key revoked in one process stops playing in another within the documented delay", async () => {
     let ahead = 0;

@@ -11,6 +11,7 @@ import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
 import { checkedOrigins, mintToken, TOKEN_TTL_S } from "../../domains/playback/service.ts";
+import { accessRuleErrors, normalisedRules, type AccessRule } from "../../domains/playback/access-rules.ts";
 import { validation } from "../../errors.ts";
 
 export const VIDEO_MODEL = "Video";
@@ -269,10 +270,12 @@ export async function signedToken(deps: Deps, row: VideoRow, body: TokenBody) {
   const now = Math.floor(deps.clock.now() / 1000);
   const exp = body.exp ?? now + TOKEN_TTL_S;
   if (exp <= now || exp > now + MAX_TOKEN_AHEAD_S) throw validation({ exp: ["The exp must be in the future and at most 24 hours ahead."] });
+  const ruleErrors = body.accessRules === undefined ? {} : accessRuleErrors(body.accessRules);
+  if (Object.keys(ruleErrors).length) throw validation(ruleErrors);
   return mintToken(deps, row.workspace_id, row.code, {
     exp,
     ...(body.nbf !== undefined && { nbf: body.nbf }),
-    ...(body.downloadable !== undefined && { downloadable: body.downloadable }),
-    ...(body.accessRules !== undefined && { accessRules: body.accessRules }),
+    downloadable: body.downloadable ?? false,
+    ...(body.accessRules !== undefined && { accessRules: normalisedRules(body.accessRules as AccessRule[]) }),
   });
 }

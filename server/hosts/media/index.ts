@@ -15,13 +15,19 @@ import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
 import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
-import { isProtected, refusal, withToken } from "../../domains/playback/guard.ts";
+import { isProtected, refusal, withToken, type Viewer } from "../../domains/playback/guard.ts";
+import { clientIp, type SocketInfo } from "../events/http.ts";
+import { countryOf } from "../events/client.ts";
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-const REFUSALS = { origin: "This video can't be played on this site.", token: "A valid playback token for this video is required." } as const;
+const REFUSALS = {
+  origin: "This video can't be played on this site.",
+  token: "A valid playback token for this video is required.",
+  access: "This video's token does not allow playback from this network or country.",
+} as const;
 
 function forbidden(why: keyof typeof REFUSALS): Response {
   return new Response(REFUSALS[why], { status: 403, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -36,7 +42,7 @@ function tokenParam(url: string): string | null {
 }
 
 export function mediaModule(deps: Deps) {
-  const serve = async (request: Request, key: string, head: boolean): Promise<Response> => {
+  const serve = async (request: Request, server: SocketInfo | null, key: string, head: boolean): Promise<Response> => {
     const store = deps.blobs.media;
     let decoded: string;
     try {
@@ -50,7 +56,9 @@ export function mediaModule(deps: Deps) {
     const guarded = protection !== null && isProtected(protection);
     const token = guarded && protection.require_signed_urls ? tokenParam(request.url) : null;
     if (guarded) {
-      const why = await refusal(deps.playback, protection, code, request.headers, token);
+      // The viewer as the events host sees one: the client IP, its country from the same lookup.
+      const viewer: Viewer = { ip: () => clientIp(deps, request, server), country: countryOf };
+      const why = await refusal(deps.playback, protection, code, request.headers, token, viewer);
       if (why) return forbidden(why);
     }
     try {
@@ -102,7 +110,7 @@ export function mediaModule(deps: Deps) {
   };
 
   return createModule("media", { tag: "Media", hidden: true })
-    .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
-    .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
+    .get("/media/*", ({ params, request, server }) => serve(request, server as SocketInfo | null, params["*"], false), { detail: { hide: true } })
+    .head("/media/*", ({ params, request, server }) => serve(request, server as SocketInfo | null, params["*"], true), { detail: { hide: true } })
     .options("/media/*", filePreflight, { detail: { hide: true } });
 }
