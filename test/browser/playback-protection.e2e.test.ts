@@ -5,7 +5,8 @@
  * player fetched a token and every segment carried it); the same page on another
  * host name shows the refusal and fetches nothing from the media host. A page with
  * plain hls.js and a token minted offline with a signing key plays, and stops once
- * the key is revoked.
+ * the key is revoked. A public playlist whose item is the protected video plays that
+ * item with a token of its own.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
@@ -93,6 +94,41 @@ describe("the embed snippet of a protected video", () => {
     expect(await p.locator(".frameline-player video").count()).toBe(0);
     expect(urls.filter((u) => u.includes("/media/"))).toEqual([]);
     expect(urls.filter((u) => u.includes("/v1/playback/"))).toEqual([]);
+    await p.close();
+  });
+});
+
+describe("a protected video inside a playlist", () => {
+  test("a public container's playlist plays it: the player asks for a token for that item and every file carries it", async () => {
+    const container = await t.createVideo(ws, { title: "Course" });
+    expect((await t.upload(ws, container.id, await clip("landscape"))).status).toBe(202);
+    expect(await settledStatus(t, ws.token, container.id)).toBe("ready");
+    const made = await t.call("POST", "/api/v1/playlists", {
+      token: ws.token,
+      body: {
+        video_id: container.id,
+        auto_advance: false,
+        items: [
+          { video_code: container.code, title: "Intro" },
+          { video_code: video.code, title: "Members only" },
+        ],
+      },
+    });
+    expect(made.status).toBe(201);
+    const embed = (await t.call("GET", `/api/v1/videos/${container.id}/embed`, { token: ws.token })).body.html as string;
+    site.route("/course.html", html(`<div style="width:640px">${embed}</div>`));
+    const p = await browser.newPage();
+    const urls = recordRequests(p);
+    await p.goto(`${site.url}/course.html`);
+    await p.waitForSelector(".fl-list li", { timeout: 30_000 });
+    // The public container needs no token.
+    expect(urls.some((u) => u.includes("/v1/playback/"))).toBe(false);
+    await p.locator(".fl-list li").nth(1).click();
+    await playedPast(p, 1.5, 60_000);
+    expect(urls.some((u) => u.includes(`/v1/playback/${video.code}/token`))).toBe(true);
+    const files = urls.filter((u) => new URL(u).pathname.startsWith(`/media/videos/${video.code}/`));
+    expect(files.filter((u) => /\.(ts|m4s|mp4)$/.test(new URL(u).pathname)).length).toBeGreaterThan(0);
+    for (const u of files) expect(new URL(u).searchParams.get("token")).toBeTruthy();
     await p.close();
   });
 });
