@@ -10,6 +10,7 @@ import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startPlaylistRewriter } from "./playlist-rewriter.ts";
 import { startPrivateMover } from "./private-mover.ts";
+import { startEncryptor } from "./encryptor.ts";
 import { startSweeper } from "./sweeper.ts";
 import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 
@@ -32,6 +33,7 @@ export function startWorkers(deps: Deps): () => Promise<void> {
     startExportBuilder(deps),
     startPlaylistRewriter(deps),
     startPrivateMover(deps),
+    startEncryptor(deps),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

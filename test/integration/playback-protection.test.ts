@@ -7,6 +7,8 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { KEY_REFRESH_MS } from "../../server/domains/playback/state.ts";
+import { decryptSegment, ivFor } from "../../server/domains/encoding/hls-encryption.ts";
+import { runNextEncryption } from "../../server/workers/encryptor.ts";
 import { appAndWorkspace, BASE, invalidFields, testApp, type TestApp, type TestVideo, type TestWorkspace } from "../helpers/app.ts";
 
 setDefaultTimeout(60_000);
@@ -285,6 +287,72 @@ describe("downloadable and accessRules in the token", () => {
     expect(await from(`${seg}?token=${officeBlocked}`, "198.51.100.1")).toBe(200);
     const refused = await tp.app.handle(new Request(`${BASE}/media/${seg}?token=${usOnly}`, { headers: { "X-Forwarded-For": "81.2.69.142" } }));
     expect(await refused.text()).toBe("This video's token does not allow playback from this network or country.");
+  });
+});
+
+describe("encrypted streams", () => {
+  /** Runs the queued encryption jobs (this run's other videos' too); answers how many. */
+  const encryptAll = async () => {
+    let n = 0;
+    while (await runNextEncryption(t.deps)) n++;
+    return n;
+  };
+  test("encryption is none by default, set with PATCH, shown in the video; anything else is a 422", async () => {
+    const v = await t.createVideo(ws);
+    expect(v.encryption).toBe("none");
+    expect(invalidFields(await patch(v.id, { encryption: "aes-256" }))).toEqual(["encryption"]);
+    const res = await patch(v.id, { encryption: "aes-128" });
+    expect(res.status).toBe(200);
+    expect(res.body.video.encryption).toBe("aes-128");
+    expect((await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video.encryption).toBe("aes-128");
+  });
+
+  test("the job encrypts a ready video's segments in place of the plain ones; the key goes only to an allowed origin with a token", async () => {
+    const v = await videoWithMedia();
+    const ts = new Uint8Array(188 * 4).map((_, i) => (i % 188 === 0 ? 0x47 : (i * 7) % 256));
+    await t.deps.blobs.media.put(`${v.prefix}360p/seg_000.ts`, ts);
+    await t.deps.sql`UPDATE videos SET landscape_hls = ${`${v.prefix}master.m3u8`}, landscape_thumb = ${`${v.prefix}poster.jpg`},
+                     landscape_media = '{"status":"ready","progress":100,"error":null,"job_id":1}' WHERE id = ${v.id}`;
+    t.deps.videoCache.evict(v.id);
+    const page = { Origin: "https://shop.example" };
+    expect((await patch(v.id, { allowed_origins: ["shop.example"], require_signed_urls: true, encryption: "aes-128" })).status).toBe(200);
+    await encryptAll();
+    const read = (await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video;
+    expect(read.landscape_hls).toEndWith(`${v.prefix}master-aes128.m3u8`);
+
+    // At rest: only encrypted segments, none a valid MPEG-TS (sync byte 0x47) any more.
+    const stored = await Array.fromAsync(t.deps.blobs.media.list(v.prefix));
+    const segments = stored.filter((f) => f.key.endsWith(".ts"));
+    expect(segments.map((f) => f.key)).toEqual([`${v.prefix}360p/seg_000-aes128.ts`]);
+    expect(stored.some((f) => f.key.endsWith("/master.m3u8") || f.key.endsWith("/index.m3u8"))).toBe(false);
+    const sealed = new Uint8Array(await new Response((await t.deps.blobs.media.get(segments[0]!.key))!.body).arrayBuffer());
+    expect(sealed[0]).not.toBe(0x47);
+    expect(sealed.length % 16).toBe(0);
+
+    // The key: 403 without a token or from another site; the 16 bytes with both, and they open the segment.
+    const keyPath = `videos/${v.code}/aes128.key`;
+    const token = await mint(v.id);
+    expect((await media(keyPath, page)).status).toBe(403);
+    expect((await media(`${keyPath}?token=${token}`, { Origin: "https://elsewhere.example" })).status).toBe(403);
+    expect((await media(`${keyPath}?token=${token}`)).status).toBe(403);
+    const key = await media(`${keyPath}?token=${token}`, page);
+    expect(key.status).toBe(200);
+    expect(key.bytes.length).toBe(16);
+    expect(key.headers.get("cache-control")).toBe("private, no-store");
+    expect(decryptSegment(sealed, key.bytes, ivFor(0))).toEqual(ts);
+
+    // The playlist served for a token names the key with the token too.
+    const list = await media(`${v.prefix}360p/index-aes128.m3u8?token=${token}`, page);
+    expect(list.text()).toContain(
+      `#EXT-X-KEY:METHOD=AES-128,URI="../../../aes128.key?token=${encodeURIComponent(token)}",IV=0x00000000000000000000000000000000`,
+    );
+    // Again: nothing left to do, nothing changed.
+    await patch(v.id, { encryption: "aes-128" });
+    expect(await encryptAll()).toBeGreaterThan(0);
+    expect((await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video.landscape_hls).toBe(read.landscape_hls);
+    // A video without encryption has no key to answer.
+    const plain = await videoWithMedia();
+    expect((await media(`videos/${plain.code}/aes128.key`)).status).toBe(404);
   });
 });
 

@@ -27,6 +27,11 @@ export const AllowedOrigins = t.Array(Text({ maxLength: 260 }), {
   error: "The allowed_origins must be a list of at most 50 host names (host, host:port or *.domain).",
 });
 export const RequireSignedUrls = t.Boolean({ error: "The require_signed_urls field must be true or false." });
+export const Encryption = t.Union([t.Literal("none"), t.Literal("aes-128")], {
+  error: 'The encryption must be "none" or "aes-128".',
+  description:
+    "`aes-128`: HLS segments encrypted with AES-128 under a key of the video's own, answered by the media host only to requests its protection allows. `none` (the default): new encodes are stored plain; segments already encrypted stay so.",
+});
 
 export const UpdateVideoBody = t.Object({
   title: t.Optional(Title),
@@ -34,6 +39,7 @@ export const UpdateVideoBody = t.Object({
   tags: t.Optional(Tags),
   allowed_origins: t.Optional(AllowedOrigins),
   require_signed_urls: t.Optional(RequireSignedUrls),
+  encryption: t.Optional(Encryption),
 });
 export type UpdateVideoBody = typeof UpdateVideoBody.static;
 
@@ -89,6 +95,7 @@ export const FullVideo = t.Object(
     default_orientation: t.UnionEnum(["landscape", "portrait"]),
     allowed_origins: t.Array(t.String()),
     require_signed_urls: t.Boolean(),
+    encryption: t.Union([t.Literal("none"), t.Literal("aes-128")]),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
   },

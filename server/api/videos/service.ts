@@ -40,6 +40,7 @@ export function toFullVideo(config: Config, row: VideoRow) {
     ...withDefaults(row.settings),
     allowed_origins: row.allowed_origins ?? [],
     require_signed_urls: row.require_signed_urls ?? false,
+    encryption: row.encryption ?? "none",
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -161,8 +162,17 @@ export async function createVideo(deps: Deps, workspaceId: number, input: Create
 
 /** Builds a video's player again (domains/publish, handed in by app.ts: publish reads videos' rows, so videos does not import it). */
 export type Republish = (workspaceId: number, videoId: number) => Promise<unknown>;
+/** Queues the encryption of a video's ready segments (domains/encoding, handed in by app.ts for the same reason). */
+export type Encrypt = (videoId: number) => Promise<unknown>;
 
-export async function updateVideo(deps: Deps, workspaceId: number, id: number, input: UpdateVideoBody, republish?: Republish): Promise<VideoRow> {
+export async function updateVideo(
+  deps: Deps,
+  workspaceId: number,
+  id: number,
+  input: UpdateVideoBody,
+  republish?: Republish,
+  encrypt?: Encrypt,
+): Promise<VideoRow> {
   const changes = { ...input, ...(input.allowed_origins && { allowed_origins: checkedOrigins("allowed_origins", input.allowed_origins) }) };
   let before: Pick<VideoRow, "allowed_origins" | "require_signed_urls"> | undefined;
   const row = await deps.sql
@@ -177,6 +187,8 @@ export async function updateVideo(deps: Deps, workspaceId: number, id: number, i
       return row;
     })
     .finally(() => deps.videoCache.evict(id));
+  // Idempotent: a video already encrypted makes a job that finds nothing to do.
+  if (input.encryption === "aes-128" && encrypt) await encrypt(row.id);
   if (before && protectionChanged(before, row)) {
     deps.playback.forgetProtection(row.code);
     // The player checks the site itself and asks for tokens: a published one is built again.

@@ -14,6 +14,8 @@ import { deletePrivate, getPrivate, orientationPrefix, outputPrefix } from "../.
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
 import { authorHls, folderFiles, PLAYLISTS_VERSION, renameLegacyFolders } from "./hls-authoring.ts";
 import { MediaError, probe } from "./probe.ts";
+import { encryptFolder } from "./encrypt.ts";
+import { ENCRYPTION } from "./hls-encryption.ts";
 import * as repo from "./repo.ts";
 import type { EncodeJobRow, Orientation } from "./repo.ts";
 
@@ -47,6 +49,12 @@ export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | u
     source_key: h.sourceKey,
   };
   return repo.setMedia(tx, h.workspaceId, h.videoId, h.orientation, media);
+}
+
+/** Queues the encryption of a video's ready segments (encrypt.ts) and wakes this process's runner. */
+export async function queueEncryption(deps: Pick<Deps, "sql" | "wake">, videoId: number): Promise<void> {
+  await repo.queueEncryption(deps.sql, videoId);
+  deps.wake.encoder.notify();
 }
 
 /** Wakes this process's encoders after a job was queued (`deps.wake.encoder`); other processes poll. */
@@ -108,6 +116,9 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       plan.rungs.map((r) => ({ uri: `${r.name}/index.m3u8`, width: r.width, height: r.height })),
       { master: "master.m3u8", media: (uri) => uri },
     );
+    // Encrypted streams: the segments are encrypted before any is stored (encrypt.ts).
+    const encrypted = video.encryption === ENCRYPTION;
+    if (encrypted) await encryptFolder(deps, out, outputPrefix(video.code, job.orientation, job.id), job.video_id, video.code);
     const poster = join(work, "poster.jpg");
     await runFfmpeg(deps.config.media.ffmpegPath, posterArgs(input, poster, plan, Math.min(1, probed.durationS / 2)), { signal: ctx.signal });
 
@@ -120,6 +131,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       hls_prefix: prefix,
       renditions: plan.rungs.map((r) => ({ name: r.name, w: r.width, h: r.height, copied: r.copy })),
       playlists: PLAYLISTS_VERSION,
+      ...(encrypted && { encryption: ENCRYPTION }),
     };
     // Keys, not URLs: the answer builds the URL from the settings of the moment.
     const keys = { hls: `${prefix}master.m3u8`, thumb: `${prefix}poster.jpg` };
@@ -132,6 +144,8 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     if (!current) return await superseded(deps, job, ctx, prefix);
     await removeOlder(deps, job, video.code);
     await publishPlayer(deps, job);
+    // Encryption asked for while this encode ran: its job found nothing ready, so one goes now.
+    if (!encrypted && (await repo.findVideoCode(sql, job.video_id))?.encryption === ENCRYPTION) await queueEncryption(deps, job.video_id);
     return "ready";
   } catch (error) {
     if (!(error instanceof MediaError)) throw error;

@@ -32,6 +32,7 @@ export class PlaybackState {
   private readonly protections: TtlCache<Protection | null>;
   /** Tokens whose signature checked out: each segment of a playback repeats its token, verified once. */
   private readonly verified: TtlCache<{ sub: string; kid: string; exp: number; rules: CompiledRule[] | null; downloadable: boolean }>;
+  private readonly streamKeys: TtlCache<Uint8Array | null>;
   private keys = new Map<string, { workspaceId: number; secret: Uint8Array }>();
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | undefined;
@@ -42,6 +43,7 @@ export class PlaybackState {
   ) {
     this.protections = new TtlCache(50_000, now);
     this.verified = new TtlCache(50_000, now);
+    this.streamKeys = new TtlCache(10_000, now);
   }
 
   /**
@@ -76,6 +78,16 @@ export class PlaybackState {
     const row = (await repo.protectionOf(this.sql, code)) ?? null;
     this.protections.set(code, row, PROTECTION_TTL_MS);
     return row;
+  }
+
+  /** The video's stream key (encrypted streams), or null; a key never changes once made, so it is kept a while. */
+  async streamKey(code: string): Promise<Uint8Array | null> {
+    if (!UUID.test(code)) return null;
+    const cached = this.streamKeys.get(code);
+    if (cached !== undefined) return cached;
+    const key = (await repo.streamKeyOf(this.sql, code)) ?? null;
+    this.streamKeys.set(code, key, key ? VERIFIED_TTL_MS : PROTECTION_TTL_MS);
+    return key;
   }
 
   forgetProtection(code: string): void {

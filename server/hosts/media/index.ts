@@ -15,6 +15,7 @@ import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
 import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { KEY_FILE } from "../../domains/encoding/hls-encryption.ts";
 import { isProtected, refusal, withToken, type Viewer } from "../../domains/playback/guard.ts";
 import { clientIp, type SocketInfo } from "../events/http.ts";
 import { countryOf } from "../events/client.ts";
@@ -61,6 +62,7 @@ export function mediaModule(deps: Deps) {
       const why = await refusal(deps.playback, protection, code, request.headers, token, viewer);
       if (why) return forbidden(why);
     }
+    if (decoded === `${PUBLIC_PREFIX}${code}/${KEY_FILE}`) return streamKey(code, guarded, head);
     try {
       const info = await store.head(decoded);
       if (!info) return notFound();
@@ -97,6 +99,23 @@ export function mediaModule(deps: Deps) {
       }
       throw error;
     }
+  };
+
+  /**
+   * An encrypted video's AES-128 key (README "Playback protection"), from PostgreSQL:
+   * never a blob, so no bucket or CDN can serve it; only after the checks above.
+   */
+  const streamKey = async (code: string, guarded: boolean, head: boolean): Promise<Response> => {
+    const key = await deps.playback.streamKey(code);
+    if (!key) return notFound();
+    const headers = {
+      ...CORS,
+      "Content-Type": "application/octet-stream",
+      "Content-Length": "16",
+      // Never kept by a shared cache: each viewer's request is checked.
+      "Cache-Control": guarded ? "private, no-store" : "private, max-age=60",
+    };
+    return new Response(head ? null : new Uint8Array(key), { status: 200, headers });
   };
 
   /** A playlist as written for a token: read whole (playlists are small), each URI carrying it. */
