@@ -117,8 +117,15 @@ export async function buildEntry(
     __FL_CORE_URL__: JSON.stringify(coreFile),
     __FL_SPLIT_TEST__: JSON.stringify(splitTest),
     __FL_PROTECTION__: JSON.stringify(protection),
+    __FL_SIGNED_ITEMS__: JSON.stringify(hasSignedItems(config)),
     ...flagDefines(flags),
   });
+}
+
+/** Whether a playlist item needs a token (contract PlaylistItem `signed`): without one, the token code drops out. */
+function hasSignedItems(config: unknown): boolean {
+  const items = (config as { playlist?: { items?: { signed?: boolean }[] } | null } | null)?.playlist?.items ?? [];
+  return items.some((item) => item?.signed === true);
 }
 
 /** Builds a split test's own snippet script with the test baked in. */

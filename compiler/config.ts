@@ -27,7 +27,10 @@ export interface CompilerVideo {
 }
 
 /** What the compiler knows about a video an item points at. */
-export type ItemMedia = Pick<CompilerVideo, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb">;
+export type ItemMedia = Pick<CompilerVideo, "code" | "default_orientation" | "landscape_hls" | "portrait_hls" | "landscape_thumb" | "portrait_thumb"> & {
+  /** Absent in rows read before playback protection. */
+  require_signed_urls?: boolean;
+};
 
 function orientation(hls: string | null, poster: string | null, media: unknown, fallback: [number, number]): Rendition | null {
   if (hls === null && poster === null) return null;
@@ -82,6 +85,7 @@ export function playerConfig(opts: {
               ...readItem(item),
               hls: m ? ((portrait ? (m.portrait_hls ?? m.landscape_hls) : (m.landscape_hls ?? m.portrait_hls)) ?? null) : null,
               poster: m ? ((portrait ? (m.portrait_thumb ?? m.landscape_thumb) : (m.landscape_thumb ?? m.portrait_thumb)) ?? null) : null,
+              ...(m?.require_signed_urls === true && { signed: true as const }),
             };
           }),
         }

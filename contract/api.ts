@@ -185,6 +185,8 @@ export interface FullVideo {
   allowed_origins: string[];
   /** Every media request needs a signed token for this video. */
   require_signed_urls: boolean;
+  /** Encrypted streams: `aes-128` encrypts the video's HLS segments (README "Playback protection"). */
+  encryption: "none" | "aes-128";
   created_at: string;
   updated_at: string;
 }

@@ -47,6 +47,8 @@ type PlaylistOptions = Settings["playlist_options"];
 export type PlaylistItem = EntryOf<PlaylistOptions["items"]> & {
   hls: string | null;
   poster: string | null;
+  /** The item's video requires signed URLs: the player asks for a token for it before loading it. */
+  signed?: true;
 };
 
 export type PlaylistConfig = Pick<

@@ -18,4 +18,6 @@ declare global {
   const __FL_SPLIT_TEST__: SplitTestEmbed | null;
   /** The video's allowed origins and signed-URL rule, else null (player/protection.ts). */
   const __FL_PROTECTION__: PlaybackGuard | null;
+  /** A playlist item of this video's playlist requires signed URLs (player/features/playlist.ts fetches its token). */
+  const __FL_SIGNED_ITEMS__: boolean;
 }

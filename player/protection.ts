@@ -28,7 +28,22 @@ function refuse(code: string): void {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show, { once: true });
 }
 
-const withToken = (url: string | null, token: string): string | null => url && `${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+/** `url` with `?token=` (or `&token=`) added; as it is without a token. */
+export const withToken = (url: string | null, token?: string): string | null =>
+  url && token ? `${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : url;
+
+/**
+ * A token for the video with this code, from the events host, which answers only a
+ * page the video allows. Rejects when refused.
+ *
+ * @example
+ *   const token = await playbackToken(config.events_url, code);
+ */
+export async function playbackToken(eventsUrl: string, code: string): Promise<string> {
+  const res = await fetch(`${eventsUrl}/v1/playback/${encodeURIComponent(code)}/token`, { credentials: "omit" });
+  if (!res.ok) throw new Error(`token refused: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
 
 const signed = (r: Rendition | null, token: string): Rendition | null => r && { ...r, hls: withToken(r.hls, token), poster: withToken(r.poster, token) };
 
@@ -47,9 +62,7 @@ export async function guard(rules: PlaybackGuard, config: PlayerConfig): Promise
   }
   if (!rules.signed) return config;
   try {
-    const res = await fetch(`${config.events_url}/v1/playback/${encodeURIComponent(code)}/token`, { credentials: "omit" });
-    if (!res.ok) throw new Error(`token refused: ${res.status}`);
-    const { token } = (await res.json()) as { token: string };
+    const token = await playbackToken(config.events_url, code);
     return { ...config, video: { ...config.video, landscape: signed(config.video.landscape, token), portrait: signed(config.video.portrait, token) } };
   } catch (e) {
     console.warn("frameline: no playback token", e);

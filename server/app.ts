@@ -15,6 +15,7 @@ import { accountsModule } from "./api/accounts/index.ts";
 import { foldersModule } from "./api/folders/index.ts";
 import { videosModule } from "./api/videos/index.ts";
 import { publishVideo } from "./domains/publish/service.ts";
+import { queueEncryption } from "./domains/encoding/service.ts";
 import { playbackTokenModule } from "./api/videos/playback-token.ts";
 import { playbackDefaultsModule } from "./api/playback-defaults/index.ts";
 import { signingKeysModule } from "./api/signing-keys/index.ts";
@@ -50,7 +51,13 @@ export function createApp(deps: Deps, options: AppOptions) {
   const requests = requestMetrics(deps.metrics);
   const api = new Elysia({ prefix: "/api/v1" })
     // A change of a video's protection builds its player again (it checks the site and asks for tokens).
-    .use(videosModule(deps, (workspaceId, videoId) => publishVideo(deps, workspaceId, videoId)))
+    .use(
+      videosModule(
+        deps,
+        (workspaceId, videoId) => publishVideo(deps, workspaceId, videoId),
+        (videoId) => queueEncryption(deps, videoId),
+      ),
+    )
     .use(foldersModule(deps))
     .use(settingsModule(deps))
     .use(playlistsModule(deps))

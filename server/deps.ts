@@ -26,8 +26,10 @@ import type { SplitTestWithVariations } from "./api/split-tests/repo.ts";
 import type { PlaybackState } from "./domains/playback/state.ts";
 
 export interface Blobs {
-  /** Upload chunks, sources, HLS renditions, thumbnails, exports. */
+  /** HLS renditions and thumbnails: what players read. */
   media: BlobStore;
+  /** Upload chunks, sources, export files: never served by a public URL (storage/media-keys.ts). */
+  private: BlobStore;
   /** The two player CDN targets a deploy pushes to. */
   cdnA: BlobStore;
   cdnB: BlobStore;

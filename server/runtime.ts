@@ -17,6 +17,7 @@ import { connectPostgres, migrate, type Sql } from "./storage/postgres.ts";
 import { startEmbeddedPostgres } from "./storage/pglite.ts";
 import { connectClickHouse, migrateClickHouse, type Ch } from "./storage/clickhouse.ts";
 import { createFsBlobStore, createS3BlobStore } from "./storage/blob/index.ts";
+import { PRIVATE_PREFIX } from "./storage/media-keys.ts";
 import { RowCache } from "./storage/row-cache.ts";
 import { EntryCache, listenForEntryChanges } from "./storage/entry-cache.ts";
 import { PlaybackState } from "./domains/playback/state.ts";
@@ -48,6 +49,7 @@ function createBlobs(config: Config): Blobs {
   if (!s3) {
     return {
       media: createFsBlobStore(join(config.dataDir, "media"), { publicBaseUrl: `${config.publicUrl}/media` }),
+      private: createFsBlobStore(join(config.dataDir, "private")),
       cdnA: createFsBlobStore(join(config.dataDir, "cdn-a"), { publicBaseUrl: `${config.publicUrl}/cdn` }),
       cdnB: createFsBlobStore(join(config.dataDir, "cdn-b"), { publicBaseUrl: `${config.publicUrl}/cdn` }),
     };
@@ -67,7 +69,9 @@ function createBlobs(config: Config): Blobs {
       prefix: bucket ? "" : prefix,
       publicBaseUrl: s3.publicBaseUrl && !bucket ? `${s3.publicBaseUrl.replace(/\/+$/, "")}/${prefix}` : s3.publicBaseUrl,
     });
-  return { media: store(undefined, "media/"), cdnA: store(s3.cdnBucketA, "cdn-a/"), cdnB: store(s3.cdnBucketB, "cdn-b/") };
+  // The private store has no public URL, whatever S3_PUBLIC_URL says.
+  const privateStore = createS3BlobStore({ ...common, bucket: s3.bucket, prefix: PRIVATE_PREFIX });
+  return { media: store(undefined, "media/"), private: privateStore, cdnA: store(s3.cdnBucketA, "cdn-a/"), cdnB: store(s3.cdnBucketB, "cdn-b/") };
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {

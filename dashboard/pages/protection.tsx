@@ -7,7 +7,7 @@ import { call } from "../api.ts";
 import { ActionCell, CopyButton, ErrorBox, Field, FormEnd, Notice, TableHead, fieldErrors, formatDate, useAsync, useSubmit } from "../components.tsx";
 import type { PlaybackDefaultsRead, SigningKeyCreated, SigningKeyList, VideoRead } from "../../contract/api.ts";
 
-type Rules = { allowed_origins: string[]; require_signed_urls: boolean };
+type Rules = { allowed_origins: string[]; require_signed_urls: boolean; encryption?: "none" | "aes-128" };
 
 const linesOf = (text: string) =>
   text
@@ -15,16 +15,18 @@ const linesOf = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
-/** The two settings as one form, for a video (PATCH /videos/{id}) or the workspace defaults. */
+/** The settings as one form, for a video (PATCH /videos/{id}, with encryption) or the workspace defaults. */
 function RulesForm(props: { idPrefix: string; title: string; intro: string; rules: Rules; save(rules: Rules): Promise<Rules> }) {
   const [origins, setOrigins] = useState(props.rules.allowed_origins.join("\n"));
   const [signed, setSigned] = useState(props.rules.require_signed_urls);
+  const [encryption, setEncryption] = useState(props.rules.encryption);
   const [saved, setSaved] = useState(false);
   const { submit, error, busy } = useSubmit(async () => {
     setSaved(false);
-    const stored = await props.save({ allowed_origins: linesOf(origins), require_signed_urls: signed });
+    const stored = await props.save({ allowed_origins: linesOf(origins), require_signed_urls: signed, ...(encryption && { encryption }) });
     setOrigins(stored.allowed_origins.join("\n"));
     setSigned(stored.require_signed_urls);
+    setEncryption(stored.encryption);
     setSaved(true);
   });
   const id = props.idPrefix;
@@ -46,6 +48,22 @@ function RulesForm(props: { idPrefix: string; title: string; intro: string; rule
         </label>
         <small class="hint">Every playlist, segment and poster needs a token; the embed player gets one itself on an allowed site.</small>
       </div>
+      {encryption && (
+        <div class="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={encryption === "aes-128"}
+              onChange={(e) => (setEncryption(e.currentTarget.checked ? "aes-128" : "none"), setSaved(false))}
+            />{" "}
+            Encrypt the stream (AES-128)
+          </label>
+          <small class="hint">
+            Segments are stored encrypted and the key goes only where the rules above allow. Turning it off keeps what is encrypted; the next upload is stored
+            plain.
+          </small>
+        </div>
+      )}
       {saved && <Notice>Saved.</Notice>}
       <FormEnd error={error} label="Save protection" busy={busy} busyLabel="Saving…" field="allowed_origins" />
     </form>
@@ -58,7 +76,7 @@ export function VideoProtection({ id, video }: { id: number; video: Rules }) {
     <RulesForm
       idPrefix="protect"
       title="Protection"
-      intro="Which sites may play this video, and whether its files need a signed token. Changes apply at once."
+      intro="Which sites may play this video, whether its files need a signed token, and whether its stream is encrypted. Changes apply at once."
       rules={video}
       save={async (rules) => (await call<VideoRead>("PATCH", `/videos/${id}`, { body: rules })).video}
     />

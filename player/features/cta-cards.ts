@@ -30,7 +30,8 @@ export const ctaCards: Feature = {
       box.setAttribute("data-card", String(i));
       if (card.text) el("p", "", box, card.text);
       const next = card.next_video_code;
-      if (next) {
+      // Only players built with the funnel (compiler/flags.ts) carry the swap.
+      if (__FL_FEATURES__.funnel && next) {
         const b = el("button", "fl-cta-next", box, card.button_text || "Watch next");
         b.type = "button";
         b.onclick = () => {

@@ -1,8 +1,14 @@
 import type { Feature, PlaylistItem, Source } from "../types.ts";
 import { RANK_END } from "../overlay-ranks.ts";
 import { icon, style } from "./lib/style.ts";
+import { playbackToken, withToken } from "../protection.ts";
 
-const toSource = (i: PlaylistItem): Source => ({ code: i.video_code, title: i.title || "", hls: i.hls, poster: i.poster ?? i.thumb_url ?? null });
+const toSource = (i: PlaylistItem, token?: string): Source => ({
+  code: i.video_code,
+  title: i.title || "",
+  hls: withToken(i.hls, token),
+  poster: withToken(i.poster, token) ?? i.thumb_url ?? null,
+});
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
 
 /**
@@ -52,11 +58,18 @@ export const playlist: Feature = {
       upNext?.remove();
       upNext = null;
     };
+    let loads = 0;
     const go = (i: number, play: boolean) => {
       cancel();
       index = (i + items.length) % items.length;
-      player.load(toSource(items[index]), play);
       mark();
+      const item = items[index];
+      const load = ++loads;
+      // A protected item plays with a token of its own; a later choice wins over a slow answer.
+      // Refused, it loads without one and the media host's 403 shows as the player's error.
+      const show = (token?: string) => load === loads && player.load(toSource(item, token), play);
+      if (__FL_SIGNED_ITEMS__ && item.signed) playbackToken(player.config.events_url, item.video_code).then(show, () => show());
+      else show();
     };
     const mark = () => list?.querySelectorAll("li").forEach((li, i) => li.classList.toggle("fl-on", i === index));
     const btn = (label: string, cls: string, onclick: () => void) => {

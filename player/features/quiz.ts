@@ -50,14 +50,19 @@ export const quiz: Feature = {
           const properties: Record<string, string | boolean> = { question_id: answer.question_id, choice_id: answer.choice_id };
           if (correct !== null) properties.correct = correct;
           const next = c.next_video_code;
-          if (next) properties.next_video_code = next;
+          // Only players built with the funnel (compiler/flags.ts) carry the swap.
+          if (__FL_FEATURES__.funnel && next) {
+            properties.next_video_code = next;
+            player.collect("quiz_answered", { properties });
+            player.emit("quiz_answer", answer);
+            // This player goes away: nothing of it resumes.
+            leave();
+            box.remove();
+            return player.emit("next_video", { code: next });
+          }
           player.collect("quiz_answered", { properties });
           player.emit("quiz_answer", answer);
-          if (!next) return close(c.jump_to_s);
-          // This player goes away: nothing of it resumes.
-          leave();
-          box.remove();
-          player.emit("next_video", { code: next });
+          close(c.jump_to_s);
         };
       });
       if (!q.required) {

@@ -10,6 +10,8 @@ import { sealRollups } from "../api/analytics/rollups.ts";
 import { startEncoder } from "./encoder.ts";
 import { startExportBuilder } from "./export-builder.ts";
 import { startPlaylistRewriter } from "./playlist-rewriter.ts";
+import { startPrivateMover } from "./private-mover.ts";
+import { startEncryptor } from "./encryptor.ts";
 import { startSweeper } from "./sweeper.ts";
 import { startWebhookDeliverer } from "./webhook-deliverer.ts";
 
@@ -33,6 +35,8 @@ export function startWorkers(deps: Deps): () => Promise<void> {
     startEncoder(deps),
     startExportBuilder(deps),
     startPlaylistRewriter(deps),
+    startPrivateMover(deps),
+    startEncryptor(deps),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

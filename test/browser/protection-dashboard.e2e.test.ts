@@ -28,7 +28,7 @@ async function signIn(): Promise<{ page: Page; base: string }> {
 
 const api = (path: string) => dash.t.call("GET", `/api/v1${path}`, { token: dash.ws.token });
 
-test("a video's Protection form saves its allowed sites and signed URLs, and names a bad entry", async () => {
+test("a video's Protection form saves its allowed sites, signed URLs and encryption, and names a bad entry", async () => {
   const { page, base } = await signIn();
   await page.goto(`${base}/videos/${videoId}`);
   const form = page.getByRole("form", { name: "Protection" });
@@ -39,11 +39,12 @@ test("a video's Protection form saves its allowed sites and signed URLs, and nam
 
   await form.getByLabel("Allowed sites").fill("Shop.Example.com\n*.example.org");
   await form.getByLabel("Require signed URLs").check();
+  await form.getByLabel("Encrypt the stream (AES-128)").check();
   await form.getByRole("button", { name: "Save protection" }).click();
   await form.getByText("Saved.").waitFor();
   expect(await form.getByLabel("Allowed sites").inputValue()).toBe("shop.example.com\n*.example.org");
   const stored = (await api(`/videos/${videoId}`)).body.video;
-  expect([stored.allowed_origins, stored.require_signed_urls]).toEqual([["shop.example.com", "*.example.org"], true]);
+  expect([stored.allowed_origins, stored.require_signed_urls, stored.encryption]).toEqual([["shop.example.com", "*.example.org"], true, "aes-128"]);
   await page.close();
 });
 

@@ -15,6 +15,7 @@ import { launchBrowser, page as html, ROOT, serve, type LocalServer } from "../h
 import { startCutProxy, type CutProxy } from "../helpers/cut-proxy.ts";
 import { settledStatus } from "../helpers/status.ts";
 import { clip, sha256 } from "../helpers/media.ts";
+import { getPrivate, sourceKey } from "../../server/storage/media-keys.ts";
 
 setDefaultTimeout(150_000);
 
@@ -133,7 +134,7 @@ test("tus-js-client in Chromium on another origin: cut off halfway, resumed by a
   );
   expect(completed.status).toBe(202);
   expect(completed.body.video.status).toBe("processing");
-  const stored = await t.deps.blobs.media.get(`uploads/${uploadId}/source`);
+  const stored = await getPrivate(t.deps.blobs, sourceKey(uploadId));
   expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(bytes));
 
   expect(await settledStatus(t, ws.token, videoId)).toBe("ready");

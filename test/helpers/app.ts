@@ -86,6 +86,8 @@ export interface TestAppOptions {
   ch?: Ch;
   /** Another media store than a fresh directory (a broken one, for outages). */
   media?: BlobStore;
+  /** Another private store (sources, exports) than a fresh directory. */
+  private?: BlobStore;
 }
 
 /** The fields a 422 VALIDATION_ERROR names, sorted (anything but a 422 throws, with its body). */
@@ -128,6 +130,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     clock: options.clock,
     blobs: {
       media: options.media ?? createFsBlobStore(join(dir, "media"), { publicBaseUrl: `${origin}/media` }),
+      private: options.private ?? createFsBlobStore(join(dir, "private")),
       cdnA: createFsBlobStore(join(dir, "cdn-a"), { publicBaseUrl: `${origin}/cdn` }),
       cdnB: createFsBlobStore(join(dir, "cdn-b"), { publicBaseUrl: `${origin}/cdn` }),
     },

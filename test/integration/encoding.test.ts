@@ -9,6 +9,7 @@ import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.
 import { clip, ffprobeStreams } from "../helpers/media.ts";
 import { parse } from "../helpers/hls.ts";
 import { BlobErrorCode, NO_BYTES_YET } from "../../server/storage/blob/blob-store.ts";
+import { privateBlob } from "../../server/storage/media-keys.ts";
 
 // Real engines and a real ffmpeg on a shared 2-core machine: seconds, not milliseconds.
 setDefaultTimeout(90_000);
@@ -210,12 +211,17 @@ describe("encoding", () => {
     // The old renditions and the old source go right after the new ones are live
     // (a player may still be reading them until then).
     const sources = await t.deps.sql`SELECT source_key FROM encode_jobs WHERE video_id = ${video.id} ORDER BY id`;
+    const headPrivate = (stored: string) => {
+      const at = privateBlob(t.deps.blobs, stored);
+      return at.store.head(at.key);
+    };
     for (const until = Date.now() + 10_000; Date.now() < until; await Bun.sleep(50)) {
-      if ((await t.deps.blobs.media.head(sources[0]!.source_key)) === undefined) break;
+      if ((await headPrivate(sources[0]!.source_key)) === undefined) break;
     }
     expect((await fetch(live(before.landscape_hls))).status).toBe(404);
-    expect(await t.deps.blobs.media.head(sources[0]!.source_key)).toBeUndefined();
-    expect(await t.deps.blobs.media.head(sources[1]!.source_key)).toBeDefined();
+    expect(await headPrivate(sources[0]!.source_key)).toBeUndefined();
+    expect(sources[1]!.source_key).toStartWith("private/sources/");
+    expect(await headPrivate(sources[1]!.source_key)).toBeDefined();
   });
 });
 
@@ -284,20 +290,23 @@ describe("deleting a video", () => {
     const keys = {
       playlist: new URL(full.landscape_hls).pathname.replace(/^\/media\//, ""),
       poster: new URL(full.landscape_thumb).pathname.replace(/^\/media\//, ""),
-      source: row!.landscape_media.source_key as string,
     };
+    const source = privateBlob(t.deps.blobs, row!.landscape_media.source_key as string);
+    const chunks = privateBlob(t.deps.blobs, session!.blob_key);
     for (const key of Object.values(keys)) expect(await media.head(key)).toBeDefined();
+    expect(await source.store.head(source.key)).toBeDefined();
     expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeDefined();
     expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeDefined();
 
     const deleted = await t.call("DELETE", `/api/v1/videos/${video.id}`, { token: ws.token });
     expect(deleted.status).toBe(200);
     for (const key of Object.values(keys)) expect(await media.head(key)).toBeUndefined();
+    expect(await source.store.head(source.key)).toBeUndefined();
     expect(await Array.fromAsync(media.list(`videos/${video.code}/`))).toEqual([]);
     expect(await t.deps.blobs.cdnA.head(`p/${video.code}.js`)).toBeUndefined();
     expect(await t.deps.blobs.cdnB.head(`p/${video.code}.js`)).toBeUndefined();
     // The unfinished upload is aborted: its handle can no longer be completed.
-    await expect(media.completeChunked(session!.blob_key, session!.blob_handle, NO_BYTES_YET)).rejects.toMatchObject({
+    await expect(chunks.store.completeChunked(chunks.key, session!.blob_handle, NO_BYTES_YET)).rejects.toMatchObject({
       code: BlobErrorCode.NoSuchUpload,
     });
     const served = await fetch(live(full.landscape_hls));

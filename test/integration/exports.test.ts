@@ -10,6 +10,7 @@ import type { Deps } from "../../server/deps.ts";
 import type { BlobStore } from "../../server/storage/blob/index.ts";
 import { sweepExpiredExports } from "../../server/api/exports/service.ts";
 import { processNextExport, startExportBuilder } from "../../server/workers/export-builder.ts";
+import { privateBlob } from "../../server/storage/media-keys.ts";
 
 let now = Date.parse("2026-11-20T12:00:00Z");
 let t: TestApp;
@@ -259,9 +260,9 @@ describe("files", () => {
       query_params: { ws: a.id, video: vBig },
     });
     const chunks: number[] = [];
-    const media = t.deps.blobs.media;
+    const store = t.deps.blobs.private;
     const watching: BlobStore = {
-      ...media,
+      ...store,
       put: async (key, body, opts) => {
         const reader = (body as ReadableStream<Uint8Array>).getReader();
         const counted = new ReadableStream<Uint8Array>({
@@ -274,13 +275,13 @@ describe("files", () => {
             }
           },
         });
-        return media.put(key, counted, opts);
+        return store.put(key, counted, opts);
       },
     };
     const created = await post({ video_ids: [vBig], ...window, format: "csv", type: "events" });
     // 30,000 rows 7 s apart span 11-10 .. 11-12 (12,343 + 12,343 + 5,314 rows by day): slices of
     // at most 13,000 rows take one day each, and the file must still be complete and in order.
-    await buildAll({ ...t.deps, blobs: { ...t.deps.blobs, media: watching } }, 13_000);
+    await buildAll({ ...t.deps, blobs: { ...t.deps.blobs, private: watching } }, 13_000);
     const file = await get(`/exports/${created.body.export_id}/download`);
     const lines = file.text.trimEnd().split("\r\n");
     expect(lines).toHaveLength(30001);
@@ -298,13 +299,13 @@ describe("job states, isolation and expiry", () => {
   test("a build that keeps failing goes back to pending, then reads failed after 3 attempts", async () => {
     const created = await post({ video_ids: [v1], ...window, format: "csv", type: "summary" });
     const broken: BlobStore = {
-      ...t.deps.blobs.media,
+      ...t.deps.blobs.private,
       put: async (_key, body) => {
         await (body as ReadableStream).cancel();
         throw new Error("disk full");
       },
     };
-    const deps = { ...t.deps, blobs: { ...t.deps.blobs, media: broken } };
+    const deps = { ...t.deps, blobs: { ...t.deps.blobs, private: broken } };
     for (const expected of ["pending", "pending", "failed"]) {
       expect(await processNextExport(deps)).toBe(true);
       expect((await get(`/exports/${created.body.export_id}`)).body).toEqual({ export_id: created.body.export_id, status: expected, download_url: null });
@@ -348,7 +349,10 @@ describe("job states, isolation and expiry", () => {
     const created = await post({ video_ids: [v2], ...window, format: "csv", type: "events" });
     await buildAll();
     const [row] = await t.deps.sql`SELECT blob_key FROM exports WHERE public_id = ${created.body.export_id}`;
-    expect(await t.deps.blobs.media.head(row!.blob_key)).toBeDefined();
+    // Export files are in the private store, which no public URL serves.
+    expect(row!.blob_key).toStartWith("private/exports/");
+    const file = privateBlob(t.deps.blobs, row!.blob_key);
+    expect(await file.store.head(file.key)).toBeDefined();
     now += 7 * 86_400_000 - 1000;
     try {
       expect((await get(`/exports/${created.body.export_id}`)).status).toBe(200);
@@ -358,7 +362,7 @@ describe("job states, isolation and expiry", () => {
       expect(gone.body.error.code).toBe("EXPORT_NOT_FOUND");
       expect((await get(`/exports/${created.body.export_id}/download`)).status).toBe(404);
       expect(await sweepExpiredExports(t.deps)).toBeGreaterThanOrEqual(1);
-      expect(await t.deps.blobs.media.head(row!.blob_key)).toBeUndefined();
+      expect(await file.store.head(file.key)).toBeUndefined();
       expect(await t.deps.sql`SELECT 1 FROM exports WHERE public_id = ${created.body.export_id}`).toHaveLength(0);
     } finally {
       now = Date.parse("2026-11-20T12:00:00Z");

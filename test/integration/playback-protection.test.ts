@@ -7,6 +7,8 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { KEY_REFRESH_MS } from "../../server/domains/playback/state.ts";
+import { decryptSegment, ivFor } from "../../server/domains/encoding/hls-encryption.ts";
+import { runNextEncryption } from "../../server/workers/encryptor.ts";
 import { appAndWorkspace, BASE, invalidFields, testApp, type TestApp, type TestVideo, type TestWorkspace } from "../helpers/app.ts";
 
 setDefaultTimeout(60_000);
@@ -208,6 +210,149 @@ describe("signed URLs", () => {
     expect((await t.call("DELETE", `/api/v1/signing-keys/${key.id}`, { token: ws.token })).body).toEqual({ deleted: true });
     expect((await media(`${v.prefix}360p/seg_000.ts?token=${token}`)).status).toBe(403);
     expect((await t.call("DELETE", `/api/v1/signing-keys/${key.id}`, { token: ws.token })).status).toBe(404);
+  });
+});
+
+describe("downloadable and accessRules in the token", () => {
+  let tp: TestApp;
+  let wsp: TestWorkspace;
+  // Behind a proxy that sets X-Forwarded-For (README "TLS and the reverse proxy"), so the test can choose the viewer's IP.
+  beforeAll(async () => {
+    ({ t: tp, ws: wsp } = await appAndWorkspace({ config: { trustProxy: true } }));
+  });
+  const post = (id: number, body: unknown) => tp.call("POST", `/api/v1/videos/${id}/token`, { token: wsp.token, body });
+  const claims = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+  const from = async (key: string, ip: string) => {
+    const res = await tp.app.handle(new Request(`${BASE}/media/${key}`, { headers: { "X-Forwarded-For": ip } }));
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  test("downloadable defaults to false; accessRules are carried normalised; bad rules are 422s naming the rule and field", async () => {
+    const v = await tp.createVideo(wsp);
+    const plain = await post(v.id, {});
+    expect(claims(plain.body.token)).toMatchObject({ sub: v.code, downloadable: false });
+    expect(claims(plain.body.token).accessRules).toBeUndefined();
+    const rules = [
+      { type: "ip.geoip.country", action: "allow", country: ["us"] },
+      { type: "any", action: "block" },
+    ];
+    const ruled = await post(v.id, { downloadable: true, accessRules: rules });
+    expect(ruled.status).toBe(200);
+    expect(claims(ruled.body.token)).toMatchObject({ downloadable: true, accessRules: [{ ...rules[0], country: ["US"] }, rules[1]] });
+    const bad = await post(v.id, {
+      accessRules: [
+        { type: "ip.asn", action: "allow" },
+        { type: "ip.src", action: "allow", ip: ["10.0.0.0/99"] },
+      ],
+    });
+    expect(invalidFields(bad)).toEqual(["accessRules.0.type", "accessRules.1.ip"]);
+    expect(bad.body.errors["accessRules.1.ip"]).toEqual(['Not IP addresses or CIDR ranges: "10.0.0.0/99".']);
+    expect(invalidFields(await post(v.id, { accessRules: [{ type: "ip.geoip.country", action: "allow" }] }))).toEqual(["accessRules.0.country"]);
+    expect(invalidFields(await post(v.id, { accessRules: [{ type: "any", action: "maybe" }] }))).toEqual(["accessRules.0.action"]);
+    expect(invalidFields(await post(v.id, { downloadable: "yes" }))).toEqual(["downloadable"]);
+  });
+
+  test("the media host applies the rules to playlists and segments: first match wins, by country (geoip) and by IP", async () => {
+    const video = await tp.createVideo(wsp);
+    const prefix = `videos/${video.code}/landscape/1/`;
+    await tp.deps.blobs.media.put(`${prefix}360p/index.m3u8`, "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg_000.ts\n#EXT-X-ENDLIST\n");
+    await tp.deps.blobs.media.put(`${prefix}360p/seg_000.ts`, SEGMENT);
+    await tp.call("PATCH", `/api/v1/videos/${video.id}`, { token: wsp.token, body: { require_signed_urls: true } });
+    const seg = `${prefix}360p/seg_000.ts`;
+    const list = `${prefix}360p/index.m3u8`;
+    // 8.8.8.8 is in the US and 81.2.69.142 in Great Britain in the bundled country database.
+    const usOnly = (
+      await post(video.id, {
+        accessRules: [
+          { type: "ip.geoip.country", action: "allow", country: ["US"] },
+          { type: "any", action: "block" },
+        ],
+      })
+    ).body.token;
+    expect(await from(`${seg}?token=${usOnly}`, "8.8.8.8")).toBe(200);
+    expect(await from(`${list}?token=${usOnly}`, "8.8.8.8")).toBe(200);
+    expect(await from(`${seg}?token=${usOnly}`, "81.2.69.142")).toBe(403);
+    expect(await from(`${list}?token=${usOnly}`, "81.2.69.142")).toBe(403);
+    const officeBlocked = (
+      await post(video.id, {
+        accessRules: [
+          { type: "ip.src", action: "block", ip: ["203.0.113.0/24"] },
+          { type: "ip.src", action: "allow", ip: ["203.0.113.7"] },
+        ],
+      })
+    ).body.token;
+    // The block comes first, so it wins for the whole range; anyone matching no rule is allowed.
+    expect(await from(`${seg}?token=${officeBlocked}`, "203.0.113.7")).toBe(403);
+    expect(await from(`${seg}?token=${officeBlocked}`, "198.51.100.1")).toBe(200);
+    const refused = await tp.app.handle(new Request(`${BASE}/media/${seg}?token=${usOnly}`, { headers: { "X-Forwarded-For": "81.2.69.142" } }));
+    expect(await refused.text()).toBe("This video's token does not allow playback from this network or country.");
+  });
+});
+
+describe("encrypted streams", () => {
+  /** Runs the queued encryption jobs (this run's other videos' too); answers how many. */
+  const encryptAll = async () => {
+    let n = 0;
+    while (await runNextEncryption(t.deps)) n++;
+    return n;
+  };
+  test("encryption is none by default, set with PATCH, shown in the video; anything else is a 422", async () => {
+    const v = await t.createVideo(ws);
+    expect(v.encryption).toBe("none");
+    expect(invalidFields(await patch(v.id, { encryption: "aes-256" }))).toEqual(["encryption"]);
+    const res = await patch(v.id, { encryption: "aes-128" });
+    expect(res.status).toBe(200);
+    expect(res.body.video.encryption).toBe("aes-128");
+    expect((await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video.encryption).toBe("aes-128");
+  });
+
+  test("the job encrypts a ready video's segments in place of the plain ones; the key goes only to an allowed origin with a token", async () => {
+    const v = await videoWithMedia();
+    const ts = new Uint8Array(188 * 4).map((_, i) => (i % 188 === 0 ? 0x47 : (i * 7) % 256));
+    await t.deps.blobs.media.put(`${v.prefix}360p/seg_000.ts`, ts);
+    await t.deps.sql`UPDATE videos SET landscape_hls = ${`${v.prefix}master.m3u8`}, landscape_thumb = ${`${v.prefix}poster.jpg`},
+                     landscape_media = '{"status":"ready","progress":100,"error":null,"job_id":1}' WHERE id = ${v.id}`;
+    t.deps.videoCache.evict(v.id);
+    const page = { Origin: "https://shop.example" };
+    expect((await patch(v.id, { allowed_origins: ["shop.example"], require_signed_urls: true, encryption: "aes-128" })).status).toBe(200);
+    await encryptAll();
+    const read = (await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video;
+    expect(read.landscape_hls).toEndWith(`${v.prefix}master-aes128.m3u8`);
+
+    // At rest: only encrypted segments, none a valid MPEG-TS (sync byte 0x47) any more.
+    const stored = await Array.fromAsync(t.deps.blobs.media.list(v.prefix));
+    const segments = stored.filter((f) => f.key.endsWith(".ts"));
+    expect(segments.map((f) => f.key)).toEqual([`${v.prefix}360p/seg_000-aes128.ts`]);
+    expect(stored.some((f) => f.key.endsWith("/master.m3u8") || f.key.endsWith("/index.m3u8"))).toBe(false);
+    const sealed = new Uint8Array(await new Response((await t.deps.blobs.media.get(segments[0]!.key))!.body).arrayBuffer());
+    expect(sealed[0]).not.toBe(0x47);
+    expect(sealed.length % 16).toBe(0);
+
+    // The key: 403 without a token or from another site; the 16 bytes with both, and they open the segment.
+    const keyPath = `videos/${v.code}/aes128.key`;
+    const token = await mint(v.id);
+    expect((await media(keyPath, page)).status).toBe(403);
+    expect((await media(`${keyPath}?token=${token}`, { Origin: "https://elsewhere.example" })).status).toBe(403);
+    expect((await media(`${keyPath}?token=${token}`)).status).toBe(403);
+    const key = await media(`${keyPath}?token=${token}`, page);
+    expect(key.status).toBe(200);
+    expect(key.bytes.length).toBe(16);
+    expect(key.headers.get("cache-control")).toBe("private, no-store");
+    expect(decryptSegment(sealed, key.bytes, ivFor(0))).toEqual(ts);
+
+    // The playlist served for a token names the key with the token too.
+    const list = await media(`${v.prefix}360p/index-aes128.m3u8?token=${token}`, page);
+    expect(list.text()).toContain(
+      `#EXT-X-KEY:METHOD=AES-128,URI="../../../aes128.key?token=${encodeURIComponent(token)}",IV=0x00000000000000000000000000000000`,
+    );
+    // Again: nothing left to do, nothing changed.
+    await patch(v.id, { encryption: "aes-128" });
+    expect(await encryptAll()).toBeGreaterThan(0);
+    expect((await t.call("GET", `/api/v1/videos/${v.id}`, { token: ws.token })).body.video.landscape_hls).toBe(read.landscape_hls);
+    // A video without encryption has no key to answer.
+    const plain = await videoWithMedia();
+    expect((await media(`videos/${plain.code}/aes128.key`)).status).toBe(404);
   });
 });
 

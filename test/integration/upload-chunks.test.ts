@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
-import { sourceKey } from "../../server/storage/media-keys.ts";
+import { getPrivate, sourceKey } from "../../server/storage/media-keys.ts";
 import { createS3BlobStore, MIN_PART_SIZE, PART_SIZE } from "../../server/storage/blob/index.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
 import { sha256 } from "../helpers/media.ts";
@@ -47,7 +47,7 @@ describe.each(["fs", "s3"] as const)("uploads in chunks of any size: %s media st
     if (kind === "s3") {
       s3 = await startS3rver();
       await s3.createBucket("frameline-chunks");
-      t.deps.blobs.media = createS3BlobStore({ bucket: "frameline-chunks", prefix: "media/", client: s3.client });
+      t.deps.blobs.private = createS3BlobStore({ bucket: "frameline-chunks", prefix: "private/", client: s3.client });
     }
   }, 60_000);
   afterAll(async () => {
@@ -81,7 +81,7 @@ describe.each(["fs", "s3"] as const)("uploads in chunks of any size: %s media st
   async function completeAndCompare(id: string, source: Uint8Array): Promise<void> {
     const done = await t.call("POST", `/api/v1/uploads/${id}/complete`, { token: ws.token });
     expect(done.status).toBe(202);
-    const stored = await t.deps.blobs.media.get(sourceKey(id));
+    const stored = await getPrivate(t.deps.blobs, sourceKey(id));
     expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(source));
   }
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
-import { sourceKey } from "../../server/storage/media-keys.ts";
+import { getPrivate, privateBlob, sourceKey } from "../../server/storage/media-keys.ts";
+import type { Deps } from "../../server/deps.ts";
 import { sweepExpiredUploads } from "../../server/api/uploads/service.ts";
 import { BlobErrorCode, createS3BlobStore, NO_BYTES_YET, type BlobStore } from "../../server/storage/blob/index.ts";
 import { BASE, testApp, type TestApp, type TestWorkspace } from "../helpers/app.ts";
@@ -103,8 +104,8 @@ async function sendAll(id: string, bytes: Bytes, from = 0, app: TestApp = t, w: 
   return reply!;
 }
 
-async function storedSha(store: BlobStore, uploadId: string): Promise<string> {
-  const object = await store.get(sourceKey(uploadId));
+async function storedSha(blobs: Deps["blobs"], uploadId: string): Promise<string> {
+  const object = await getPrivate(blobs, sourceKey(uploadId));
   expect(object).toBeDefined();
   return sha256(new Uint8Array(await new Response(object!.body).arrayBuffer()));
 }
@@ -115,7 +116,8 @@ async function outboxUploaded(workspaceId: number, videoId: number) {
 }
 
 /** After an abort the store no longer knows the upload. */
-async function chunksGone(store: BlobStore, key: string, handle: string): Promise<void> {
+async function chunksGone(blobs: Deps["blobs"], stored: string, handle: string): Promise<void> {
+  const { store, key } = privateBlob(blobs, stored);
   await expect(store.completeChunked(key, handle, NO_BYTES_YET)).rejects.toMatchObject({ code: BlobErrorCode.NoSuchUpload });
 }
 
@@ -226,7 +228,7 @@ describe("resumable upload", () => {
       orientations: { landscape: { status: "processing", progress: 0, error: null }, portrait: null },
       embed: null,
     });
-    expect(await storedSha(t.deps.blobs.media, session.upload_id)).toBe(await sha256File(bigPath));
+    expect(await storedSha(t.deps.blobs, session.upload_id)).toBe(await sha256File(bigPath));
     const video_code = (await t.call("GET", `/api/v1/videos/${video}`, { token: ws.token })).body.video.code;
     expect(await outboxUploaded(ws.id, video)).toEqual([{ video_id: video, video_code, orientation: "landscape", size: big.length }]);
     const [job] = await t.deps.sql`SELECT state, source_key FROM encode_jobs WHERE video_id = ${video}`;
@@ -244,7 +246,7 @@ describe("resumable upload", () => {
     const res = await patch(session.upload_id, 0, big);
     expect(res.body).toEqual({ offset: big.length, size: big.length });
     expect((await send("POST", `/api/v1/uploads/${session.upload_id}/complete`, { token: ws.token })).status).toBe(202);
-    expect(await storedSha(t.deps.blobs.media, session.upload_id)).toBe(sha256(big));
+    expect(await storedSha(t.deps.blobs, session.upload_id)).toBe(sha256(big));
   });
 
   test("orientation portrait goes to the portrait slot", async () => {
@@ -347,7 +349,7 @@ describe("resumable upload", () => {
     expect(done.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect((await send("GET", `/api/v1/uploads/${session.upload_id}`, { token: ws.token })).body.error.code).toBe("UPLOAD_NOT_FOUND");
     expect((await patch(session.upload_id, 0, text)).status).toBe(404);
-    expect(await t.deps.blobs.media.head(sourceKey(session.upload_id))).toBeUndefined();
+    expect(await t.deps.blobs.private.head(sourceKey(session.upload_id).slice("private/".length))).toBeUndefined();
     const status = await t.call("GET", `/api/v1/videos/${video}/status`, { token: ws.token });
     expect(status.body.status).toBe("waiting_for_upload");
     expect(await outboxUploaded(ws.id, video)).toEqual([]);
@@ -361,7 +363,7 @@ describe("resumable upload", () => {
     const res = await send("DELETE", `/api/v1/uploads/${session.upload_id}`, { token: ws.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true });
-    await chunksGone(t.deps.blobs.media, row!.blob_key, row!.blob_handle);
+    await chunksGone(t.deps.blobs, row!.blob_key, row!.blob_handle);
     for (const [method, path] of [
       ["GET", ""],
       ["DELETE", ""],
@@ -398,7 +400,7 @@ describe("resumable upload", () => {
       expect(await sweepExpiredUploads(t.deps)).toBeGreaterThanOrEqual(1);
       const [swept] = await t.deps.sql`SELECT state FROM upload_sessions WHERE id = ${a.upload_id}`;
       expect(swept!.state).toBe("expired");
-      await chunksGone(t.deps.blobs.media, row!.blob_key, row!.blob_handle);
+      await chunksGone(t.deps.blobs, row!.blob_key, row!.blob_handle);
       // Expired and swept.
       const del = await send("DELETE", `/api/v1/uploads/${a.upload_id}`, { token: ws.token });
       expect(del.status).toBe(200);
@@ -434,7 +436,7 @@ describe("resumable upload", () => {
     expect(row).toEqual({ offset: CHUNK });
     await sendAll(session.upload_id, big, CHUNK);
     expect((await send("POST", `/api/v1/uploads/${session.upload_id}/complete`, { token: ws.token })).status).toBe(202);
-    expect(await storedSha(t.deps.blobs.media, session.upload_id)).toBe(sha256(big));
+    expect(await storedSha(t.deps.blobs, session.upload_id)).toBe(sha256(big));
   });
 
   test("each chunk counts against the writes per minute: 429 with Retry-After", async () => {
@@ -507,7 +509,7 @@ describe("a dropped connection mid-chunk, over a real port", () => {
     }
     const done = await fetch(url(`/uploads/${session.upload_id}/complete`), { method: "POST", headers: auth });
     expect(done.status).toBe(202);
-    expect(await storedSha(t.deps.blobs.media, session.upload_id)).toBe(await sha256File(bigPath));
+    expect(await storedSha(t.deps.blobs, session.upload_id)).toBe(await sha256File(bigPath));
   });
 });
 
@@ -532,7 +534,7 @@ describe("single-shot upload", () => {
     });
     const [job] = await t.deps.sql`SELECT source_key, size, orientation FROM encode_jobs WHERE video_id = ${video}`;
     expect(job).toMatchObject({ size: landscape.length, orientation: "portrait" });
-    const stored = await t.deps.blobs.media.get(job!.source_key);
+    const stored = await getPrivate(t.deps.blobs, job!.source_key);
     expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(landscape));
     expect(await outboxUploaded(ws.id, video)).toHaveLength(1);
   });
@@ -552,7 +554,7 @@ describe("single-shot upload", () => {
   test("not a video: 422 UNSUPPORTED_MEDIA_TYPE and nothing kept; no file or a bad orientation: 422 validation", async () => {
     const uploadKeys = async () => {
       const keys: string[] = [];
-      for await (const info of t.deps.blobs.media.list("uploads/")) keys.push(info.key);
+      for await (const info of t.deps.blobs.private.list("sources/")) keys.push(info.key);
       return keys.sort();
     };
     const before = await uploadKeys();
@@ -618,9 +620,9 @@ describe("storage pressure", () => {
   test("507 INSUFFICIENT_STORAGE when the file cannot fit now; nothing is saved", async () => {
     const app = await testApp();
     const w = await app.workspace();
-    const real = app.deps.blobs.media;
+    const real = app.deps.blobs.private;
     // Simulates a nearly full disk: the real fs store, reporting 1 MB free.
-    app.deps.blobs.media = { ...real, kind: real.kind, freeBytes: async () => 1_000_000 } as BlobStore;
+    app.deps.blobs.private = { ...real, kind: real.kind, freeBytes: async () => 1_000_000 } as BlobStore;
     const video = await newVideo(w, app);
     const res = await init(video, { size: 2_000_000 }, w, app);
     expect(res.status).toBe(507);
@@ -680,7 +682,7 @@ describe("workspaces are isolated", () => {
   });
 });
 
-describe("S3 media store (s3rver)", () => {
+describe("S3 stores (s3rver)", () => {
   let s3: S3rverHandle;
   let app: TestApp;
   let w: TestWorkspace;
@@ -692,6 +694,7 @@ describe("S3 media store (s3rver)", () => {
     w = await app.workspace();
     // The app's media store is the S3 one from here on (no request has used it yet).
     app.deps.blobs.media = createS3BlobStore({ bucket: "frameline-uploads", prefix: "media/", client: s3.client });
+    app.deps.blobs.private = createS3BlobStore({ bucket: "frameline-uploads", prefix: "private/", client: s3.client });
   }, 60_000);
   afterAll(async () => {
     await s3?.stop();
@@ -706,7 +709,7 @@ describe("S3 media store (s3rver)", () => {
     await sendAll(session.upload_id, big, CHUNK, app, w);
     const done = await send("POST", `/api/v1/uploads/${session.upload_id}/complete`, { token: w.token }, app);
     expect(done.status).toBe(202);
-    expect(await storedSha(app.deps.blobs.media, session.upload_id)).toBe(sha256(big));
+    expect(await storedSha(app.deps.blobs, session.upload_id)).toBe(sha256(big));
   });
 
   test("DELETE aborts the multipart upload; not-a-video closes the session", async () => {
@@ -715,13 +718,13 @@ describe("S3 media store (s3rver)", () => {
     await patch(session.upload_id, 0, big.subarray(0, CHUNK), w, app);
     const [row] = await app.deps.sql`SELECT blob_key, blob_handle FROM upload_sessions WHERE id = ${session.upload_id}`;
     expect((await send("DELETE", `/api/v1/uploads/${session.upload_id}`, { token: w.token }, app)).body).toEqual({ deleted: true });
-    await chunksGone(app.deps.blobs.media, row!.blob_key, row!.blob_handle);
+    await chunksGone(app.deps.blobs, row!.blob_key, row!.blob_handle);
 
     const bad = (await init(video, { size: text.length }, w, app)).body;
     await sendAll(bad.upload_id, text, 0, app, w);
     const done = await send("POST", `/api/v1/uploads/${bad.upload_id}/complete`, { token: w.token }, app);
     expect(done.status).toBe(422);
-    expect(await app.deps.blobs.media.head(sourceKey(bad.upload_id))).toBeUndefined();
+    expect(await app.deps.blobs.private.head(sourceKey(bad.upload_id).slice("private/".length))).toBeUndefined();
   });
 
   test("the sweeper aborts an expired session's multipart upload", async () => {
@@ -731,7 +734,7 @@ describe("S3 media store (s3rver)", () => {
     await app.deps.sql`UPDATE upload_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.upload_id}`;
     const [row] = await app.deps.sql`SELECT blob_key, blob_handle FROM upload_sessions WHERE id = ${session.upload_id}`;
     await sweepExpiredUploads(app.deps);
-    await chunksGone(app.deps.blobs.media, row!.blob_key, row!.blob_handle);
+    await chunksGone(app.deps.blobs, row!.blob_key, row!.blob_handle);
   });
 
   test("single-shot upload streams to S3", async () => {
@@ -741,7 +744,7 @@ describe("S3 media store (s3rver)", () => {
     const res = await send("POST", `/api/v1/videos/${video}/upload`, { token: w.token, body: f }, app);
     expect(res.status).toBe(202);
     const [job] = await app.deps.sql`SELECT source_key FROM encode_jobs WHERE video_id = ${video}`;
-    const stored = await app.deps.blobs.media.get(job!.source_key);
+    const stored = await getPrivate(app.deps.blobs, job!.source_key);
     expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(landscape));
   });
 });

@@ -18,6 +18,7 @@ import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
 import { EXPORT_COLUMNS, EXPORT_ID_PREFIX, EXPORT_RETENTION_DAYS, ExportStatus, type CreateExportBody, type ExportFormat } from "./model.ts";
 import * as repo from "./repo.ts";
 import type { ExportRow } from "./repo.ts";
+import { deletePrivate, exportKey, getPrivate, privateBlob } from "../../storage/media-keys.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -70,7 +71,7 @@ export async function readExport(deps: Deps, workspaceId: number, publicId: stri
 export async function openDownload(deps: Deps, workspaceId: number, publicId: string) {
   const row = await liveExport(deps, workspaceId, publicId);
   if (row.status !== ExportStatus.ready || !row.blob_key) throw Errors.exportNotFound(`Export ${row.public_id} is ${row.status}; it has no file to download.`);
-  const blob = await deps.blobs.media.get(row.blob_key);
+  const blob = await getPrivate(deps.blobs, row.blob_key);
   if (!blob) throw Errors.exportNotFound();
   return { body: blob.body, size: blob.size, contentType: CONTENT_TYPES[row.format], filename: `${row.public_id}.${row.format}` };
 }
@@ -267,15 +268,16 @@ function toStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 }
 
 export function blobKeyOf(row: Pick<ExportRow, "workspace_id" | "public_id" | "format">): string {
-  return `exports/${row.workspace_id}/${row.public_id}.${row.format}`;
+  return exportKey(row.workspace_id, row.public_id, row.format);
 }
 
-/** Streams the export's file into the media store; returns where it is and how big. */
+/** Streams the export's file into the private store; returns where it is and how big. */
 export async function buildExport(deps: Deps, row: ExportRow, sliceRows = SLICE_ROWS): Promise<{ blobKey: string; rowCount: number; byteSize: number }> {
   const key = blobKeyOf(row);
   const counted = { rows: 0 };
   const stream = toStream(encode(row.format, EXPORT_COLUMNS[row.type], rowsOf(deps, row, sliceRows), counted));
-  const info = await deps.blobs.media.put(key, stream, { contentType: CONTENT_TYPES[row.format], cacheControl: "private, no-store" });
+  const stored = privateBlob(deps.blobs, key);
+  const info = await stored.store.put(stored.key, stream, { contentType: CONTENT_TYPES[row.format], cacheControl: "private, no-store" });
   return { blobKey: key, rowCount: counted.rows, byteSize: info.size };
 }
 
@@ -283,7 +285,7 @@ export async function buildExport(deps: Deps, row: ExportRow, sliceRows = SLICE_
 export async function sweepExpiredExports(deps: Deps): Promise<number> {
   const expired = await repo.listExpired(deps.sql, new Date(deps.clock.now()));
   if (!expired.length) return 0;
-  for (const e of expired) if (e.blob_key) await deps.blobs.media.delete(e.blob_key);
+  for (const e of expired) if (e.blob_key) await deletePrivate(deps.blobs, e.blob_key);
   return repo.deleteExports(
     deps.sql,
     expired.map((e) => e.id),

@@ -10,7 +10,7 @@ import { BlobError, BlobErrorCode, type ChunkedState } from "../../storage/blob/
 import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import { handToEncoder, wakeEncoder } from "../../domains/encoding/service.ts";
-import { sourceKey } from "../../storage/media-keys.ts";
+import { privateBlob, sourceKey } from "../../storage/media-keys.ts";
 import { readHead, sniffContainer, SNIFF_BYTES } from "../../domains/encoding/sniff.ts";
 import * as videosRepo from "../videos/repo.ts";
 import type { VideoRow } from "../videos/repo.ts";
@@ -30,7 +30,7 @@ export async function findVideoOr404(deps: Deps, workspaceId: number, videoId: n
 
 /** 507 before anything is saved. */
 export async function assertRoom(deps: Deps, bytes: number): Promise<void> {
-  if ((await deps.blobs.media.freeBytes()) < bytes) throw Errors.insufficientStorage();
+  if ((await deps.blobs.private.freeBytes()) < bytes) throw Errors.insufficientStorage();
 }
 
 export async function initUpload(deps: Deps, workspaceId: number, videoId: number | undefined, input: InitUploadBody): Promise<UploadSessionRow> {
@@ -38,7 +38,8 @@ export async function initUpload(deps: Deps, workspaceId: number, videoId: numbe
   await assertRoom(deps, input.size);
   const id = newUploadId();
   const key = sourceKey(id);
-  const handle = await deps.blobs.media.beginChunked(key);
+  const blob = privateBlob(deps.blobs, key);
+  const handle = await blob.store.beginChunked(blob.key);
   try {
     return await repo.insertSession(deps.sql, {
       id,
@@ -54,7 +55,7 @@ export async function initUpload(deps: Deps, workspaceId: number, videoId: numbe
       expires_at: new Date(deps.clock.now() + SESSION_LIFETIME_MS),
     });
   } catch (error) {
-    await deps.blobs.media.abortChunked(key, handle).catch(() => {});
+    await blob.store.abortChunked(blob.key, handle).catch(() => {});
     throw error;
   }
 }
@@ -95,7 +96,8 @@ export async function writeChunk(deps: Deps, workspaceId: number, id: string, in
     const reader = new PartReader(input.body, plan.limit, lease.lost);
     let state: ChunkedState;
     try {
-      state = await deps.blobs.media.appendChunked(row.blob_key, row.blob_handle, chunkedState(row), reader.stream);
+      const blob = privateBlob(deps.blobs, row.blob_key);
+      state = await blob.store.appendChunked(blob.key, row.blob_handle, chunkedState(row), reader.stream);
     } catch (error) {
       if (reader.exceeded) throw Errors.sizeExceeded(row.offset, row.size);
       if (lease.lost.aborted) throw await takenOver(deps, workspaceId, id);
@@ -127,19 +129,19 @@ export async function completeUpload(deps: Deps, workspaceId: number, id: string
   const video = await withLease(deps, workspaceId, id, async (row) => {
     if (row.state === "completed") return findVideoOr404(deps, workspaceId, row.video_id);
     assertAllBytes(row);
-    const store = deps.blobs.media;
+    const { store, key } = privateBlob(deps.blobs, row.blob_key);
     try {
-      await store.completeChunked(row.blob_key, row.blob_handle, chunkedState(row));
+      await store.completeChunked(key, row.blob_handle, chunkedState(row));
     } catch (error) {
       // An earlier complete assembled the file and then failed before recording it.
       const gone = error instanceof BlobError && (error.code === BlobErrorCode.NoSuchUpload || error.code === BlobErrorCode.BadParts);
-      if (!gone || (await store.head(row.blob_key))?.size !== row.size) throw error;
+      if (!gone || (await store.head(key))?.size !== row.size) throw error;
     }
-    const object = await store.get(row.blob_key, { start: 0, end: SNIFF_BYTES - 1 });
+    const object = await store.get(key, { start: 0, end: SNIFF_BYTES - 1 });
     const head = object ? await readHead(object.body) : new Uint8Array(0);
     if (!sniffContainer(head)) {
       await repo.setState(deps.sql, row.id, "closed");
-      await store.delete(row.blob_key);
+      await store.delete(key);
       throw Errors.unsupportedMediaType();
     }
     return deps.sql.begin(async (tx) => {
@@ -189,7 +191,10 @@ export async function deleteUpload(deps: Deps, workspaceId: number, id: string):
   const row = isUploadId(id) ? await repo.findSession(deps.sql, workspaceId, id) : undefined;
   if (!row) throw Errors.uploadNotFound();
   // A completed session's bytes are now the video's source file: they stay.
-  if (row.state === "open" || row.state === "expired") await deps.blobs.media.abortChunked(row.blob_key, row.blob_handle);
+  if (row.state === "open" || row.state === "expired") {
+    const blob = privateBlob(deps.blobs, row.blob_key);
+    await blob.store.abortChunked(blob.key, row.blob_handle);
+  }
   await repo.deleteSession(deps.sql, row.id);
 }
 
@@ -200,8 +205,9 @@ export async function sweepExpiredUploads(deps: Deps): Promise<number> {
   for (let round = 0; round < 20; round++) {
     const rows = await repo.expiredOpen(deps.sql, now, 100);
     for (const row of rows) {
-      await deps.blobs.media
-        .abortChunked(row.blob_key, row.blob_handle)
+      const blob = privateBlob(deps.blobs, row.blob_key);
+      await blob.store
+        .abortChunked(blob.key, row.blob_handle)
         .catch((error) => deps.log.warn("abort of expired upload failed", { upload: row.id, error: String(error) }));
       await repo.setState(deps.sql, row.id, "expired");
       swept++;

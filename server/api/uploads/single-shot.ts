@@ -1,6 +1,6 @@
 /**
  * docs/api.md "Uploads": `POST /videos/{video}/upload`, one multipart request whose
- * `file` part streams straight to the media store (never buffered), then the
+ * `file` part streams straight to the private store (never buffered), then the
  * same acceptance as a resumable complete.
  */
 import busboy from "busboy";
@@ -10,7 +10,7 @@ import type { Deps } from "../../deps.ts";
 import { Errors, validation } from "../../errors.ts";
 import type { BlobStore } from "../../storage/blob/index.ts";
 import { wakeEncoder } from "../../domains/encoding/service.ts";
-import { sourceKey } from "../../storage/media-keys.ts";
+import { privateBlob, sourceKey } from "../../storage/media-keys.ts";
 import { sniffContainer, SNIFF_BYTES } from "../../domains/encoding/sniff.ts";
 import type { VideoRow } from "../videos/repo.ts";
 import { ORIENTATIONS, type OrientationName } from "./model.ts";
@@ -35,7 +35,8 @@ export async function singleShotUpload(deps: Deps, workspaceId: number, videoId:
 
   const uploadId = newUploadId();
   const key = sourceKey(uploadId);
-  const parsed = await parseMultipart(deps.blobs.media, input.contentType!, input.body, key, max);
+  const blob = privateBlob(deps.blobs, key);
+  const parsed = await parseMultipart(blob.store, input.contentType!, input.body, blob.key, max);
   try {
     if (!parsed.file) throw validation({ file: ["The file field is required."] });
     const orientation = parsed.orientation ?? "landscape";
@@ -57,7 +58,7 @@ export async function singleShotUpload(deps: Deps, workspaceId: number, videoId:
     wakeEncoder(deps);
     return video;
   } catch (error) {
-    await deps.blobs.media.delete(key).catch(() => {});
+    await blob.store.delete(blob.key).catch(() => {});
     throw error;
   }
 }

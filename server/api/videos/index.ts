@@ -19,7 +19,7 @@ import { SettingsRead } from "./settings-read.ts";
 
 const VideoParams = t.Object({ video: PathId("Numeric video id") });
 
-export function videosModule(deps: Deps, republish?: videos.Republish) {
+export function videosModule(deps: Deps, republish?: videos.Republish, encrypt?: videos.Encrypt) {
   const { config } = deps;
   const findForRead = async (workspaceId: number, raw: string) => {
     const id = parseId(raw);
@@ -121,7 +121,7 @@ export function videosModule(deps: Deps, republish?: videos.Republish) {
       "/videos/:video",
       ({ auth, body, params, request, set }) =>
         idempotent(deps, { auth, request, set }, body, async () => {
-          const row = await videos.updateVideo(deps, auth.workspaceId, writableId(params.video), body, republish);
+          const row = await videos.updateVideo(deps, auth.workspaceId, writableId(params.video), body, republish, encrypt);
           return { status: 200, body: { video: videos.toFullVideo(config, row) } };
         }),
       {

@@ -27,6 +27,11 @@ export const AllowedOrigins = t.Array(Text({ maxLength: 260 }), {
   error: "The allowed_origins must be a list of at most 50 host names (host, host:port or *.domain).",
 });
 export const RequireSignedUrls = t.Boolean({ error: "The require_signed_urls field must be true or false." });
+export const Encryption = t.Union([t.Literal("none"), t.Literal("aes-128")], {
+  error: 'The encryption must be "none" or "aes-128".',
+  description:
+    "`aes-128`: HLS segments encrypted with AES-128 under a key of the video's own, answered by the media host only to requests its protection allows. `none` (the default): new encodes are stored plain; segments already encrypted stay so.",
+});
 
 export const UpdateVideoBody = t.Object({
   title: t.Optional(Title),
@@ -34,6 +39,7 @@ export const UpdateVideoBody = t.Object({
   tags: t.Optional(Tags),
   allowed_origins: t.Optional(AllowedOrigins),
   require_signed_urls: t.Optional(RequireSignedUrls),
+  encryption: t.Optional(Encryption),
 });
 export type UpdateVideoBody = typeof UpdateVideoBody.static;
 
@@ -89,6 +95,7 @@ export const FullVideo = t.Object(
     default_orientation: t.UnionEnum(["landscape", "portrait"]),
     allowed_origins: t.Array(t.String()),
     require_signed_urls: t.Boolean(),
+    encryption: t.Union([t.Literal("none"), t.Literal("aes-128")]),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
   },
@@ -98,9 +105,30 @@ export const FullVideo = t.Object(
 export const TokenBody = t.Object({
   exp: t.Optional(t.Integer({ minimum: 1, maximum: 253402300799, error: "The exp must be a time in seconds since 1970 (an integer)." })),
   nbf: t.Optional(t.Integer({ minimum: 1, maximum: 253402300799, error: "The nbf must be a time in seconds since 1970 (an integer)." })),
-  downloadable: t.Optional(t.Boolean({ error: "The downloadable field must be true or false." })),
+  downloadable: t.Optional(
+    t.Boolean({
+      error: "The downloadable field must be true or false.",
+      description: "Default false. Carried in the token for Cloudflare Stream compatibility: Frameline has no MP4 download route for it to open.",
+    }),
+  ),
+  // Each rule's fields are checked by the service (domains/playback/access-rules.ts), which names the rule and field at fault.
   accessRules: t.Optional(
-    t.Array(t.Object({}, { additionalProperties: true }), { maxItems: 20, error: "The accessRules must be a list of at most 20 rules." }),
+    t.Array(
+      t.Object(
+        {
+          type: t.Optional(t.Unknown({ description: "`any`, `ip.src` or `ip.geoip.country`." })),
+          action: t.Optional(t.Unknown({ description: "`allow` or `block`." })),
+          country: t.Optional(t.Unknown({ description: 'For `ip.geoip.country`: ISO 3166-1 alpha-2 codes, e.g. `["US", "MX"]`.' })),
+          ip: t.Optional(t.Unknown({ description: "For `ip.src`: addresses or CIDR ranges, IPv4 or IPv6." })),
+        },
+        { additionalProperties: true },
+      ),
+      {
+        maxItems: 20,
+        error: "The accessRules must be a list of at most 20 rules.",
+        description: "Checked in order on every playlist and segment request; the first rule matching the viewer decides; none matching allows.",
+      },
+    ),
   ),
 });
 export type TokenBody = typeof TokenBody.static;

@@ -32,6 +32,8 @@ export interface VideoRow {
   /** Playback protection (0018): sites allowed to play it (empty: any) and whether media needs a signed token. */
   allowed_origins: string[];
   require_signed_urls: boolean;
+  /** Encrypted streams (0023): segments encrypted with AES-128 under the video's key. */
+  encryption: "none" | "aes-128";
   created_at: Date;
   updated_at: Date;
 }
@@ -71,7 +73,14 @@ export async function updateVideo(
   sql: Db,
   workspaceId: number,
   id: number,
-  changes: { title?: string; folder_id?: number | null; tags?: string[]; allowed_origins?: string[]; require_signed_urls?: boolean },
+  changes: {
+    title?: string;
+    folder_id?: number | null;
+    tags?: string[];
+    allowed_origins?: string[];
+    require_signed_urls?: boolean;
+    encryption?: VideoRow["encryption"];
+  },
 ): Promise<VideoRow | undefined> {
   const [row]: [VideoRow?] = await sql`
     UPDATE videos SET
@@ -80,6 +89,7 @@ export async function updateVideo(
       tags = ${changes.tags === undefined ? sql`tags` : sql.array(changes.tags)},
       allowed_origins = ${changes.allowed_origins === undefined ? sql`allowed_origins` : sql.array(changes.allowed_origins)},
       require_signed_urls = ${changes.require_signed_urls === undefined ? sql`require_signed_urls` : changes.require_signed_urls},
+      encryption = ${changes.encryption === undefined ? sql`encryption` : changes.encryption},
       updated_at = now()
     WHERE workspace_id = ${workspaceId} AND id = ${id}
     RETURNING *`;

@@ -6,11 +6,12 @@ import { enqueueEvent, LifecycleEvents } from "../../storage/outbox.ts";
 import { COPIED_GROUPS, defaultSettings, withDefaults, type GroupName, type Settings } from "../../../contract/settings.ts";
 import { SORT_COLUMNS, type TokenBody, type CreateVideoBody, type ListVideosQuery, type SortColumn, type UpdateVideoBody } from "./model.ts";
 import * as repo from "./repo.ts";
-import { entryScriptUrl, mediaUrlOf, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
+import { deletePrivate, entryScriptUrl, mediaUrlOf, privateBlob, PUBLIC_PREFIX } from "../../storage/media-keys.ts";
 import { entryKey } from "../../../compiler/index.ts";
 import { entryChanged } from "../../storage/entry-cache.ts";
 import type { MediaState, SlimVideoRow, VideoRow } from "./repo.ts";
 import { checkedOrigins, mintToken, TOKEN_TTL_S } from "../../domains/playback/service.ts";
+import { accessRuleErrors, normalisedRules, type AccessRule } from "../../domains/playback/access-rules.ts";
 import { validation } from "../../errors.ts";
 
 export const VIDEO_MODEL = "Video";
@@ -39,6 +40,7 @@ export function toFullVideo(config: Config, row: VideoRow) {
     ...withDefaults(row.settings),
     allowed_origins: row.allowed_origins ?? [],
     require_signed_urls: row.require_signed_urls ?? false,
+    encryption: row.encryption ?? "none",
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -160,8 +162,17 @@ export async function createVideo(deps: Deps, workspaceId: number, input: Create
 
 /** Builds a video's player again (domains/publish, handed in by app.ts: publish reads videos' rows, so videos does not import it). */
 export type Republish = (workspaceId: number, videoId: number) => Promise<unknown>;
+/** Queues the encryption of a video's ready segments (domains/encoding, handed in by app.ts for the same reason). */
+export type Encrypt = (videoId: number) => Promise<unknown>;
 
-export async function updateVideo(deps: Deps, workspaceId: number, id: number, input: UpdateVideoBody, republish?: Republish): Promise<VideoRow> {
+export async function updateVideo(
+  deps: Deps,
+  workspaceId: number,
+  id: number,
+  input: UpdateVideoBody,
+  republish?: Republish,
+  encrypt?: Encrypt,
+): Promise<VideoRow> {
   const changes = { ...input, ...(input.allowed_origins && { allowed_origins: checkedOrigins("allowed_origins", input.allowed_origins) }) };
   let before: Pick<VideoRow, "allowed_origins" | "require_signed_urls"> | undefined;
   const row = await deps.sql
@@ -176,6 +187,8 @@ export async function updateVideo(deps: Deps, workspaceId: number, id: number, i
       return row;
     })
     .finally(() => deps.videoCache.evict(id));
+  // Idempotent: a video already encrypted makes a job that finds nothing to do.
+  if (input.encryption === "aes-128" && encrypt) await encrypt(row.id);
   if (before && protectionChanged(before, row)) {
     deps.playback.forgetProtection(row.code);
     // The player checks the site itself and asks for tokens: a published one is built again.
@@ -240,8 +253,17 @@ async function removeFiles(deps: Deps, files: repo.VideoFiles & { code: string }
           entryChanged(deps, entryKey(files.code)),
         ),
     ],
-    ["sources", () => Promise.all(files.sourceKeys.map((key) => deps.blobs.media.delete(key)))],
-    ["open uploads", () => Promise.all(files.openUploads.map((u) => deps.blobs.media.abortChunked(u.blob_key, u.blob_handle)))],
+    ["sources", () => Promise.all(files.sourceKeys.map((key) => deletePrivate(deps.blobs, key)))],
+    [
+      "open uploads",
+      () =>
+        Promise.all(
+          files.openUploads.map((u) => {
+            const { store, key } = privateBlob(deps.blobs, u.blob_key);
+            return store.abortChunked(key, u.blob_handle);
+          }),
+        ),
+    ],
   ];
   for (const [what, step] of steps) {
     await step().catch((error) => deps.log.warn(`removing a deleted video's ${what} failed`, { code: files.code, error: String(error) }));
@@ -260,10 +282,12 @@ export async function signedToken(deps: Deps, row: VideoRow, body: TokenBody) {
   const now = Math.floor(deps.clock.now() / 1000);
   const exp = body.exp ?? now + TOKEN_TTL_S;
   if (exp <= now || exp > now + MAX_TOKEN_AHEAD_S) throw validation({ exp: ["The exp must be in the future and at most 24 hours ahead."] });
+  const ruleErrors = body.accessRules === undefined ? {} : accessRuleErrors(body.accessRules);
+  if (Object.keys(ruleErrors).length) throw validation(ruleErrors);
   return mintToken(deps, row.workspace_id, row.code, {
     exp,
     ...(body.nbf !== undefined && { nbf: body.nbf }),
-    ...(body.downloadable !== undefined && { downloadable: body.downloadable }),
-    ...(body.accessRules !== undefined && { accessRules: body.accessRules }),
+    downloadable: body.downloadable ?? false,
+    ...(body.accessRules !== undefined && { accessRules: normalisedRules(body.accessRules as AccessRule[]) }),
   });
 }

@@ -35,9 +35,10 @@ export async function insertJob(sql: Db, job: Pick<EncodeJobRow, "workspace_id" 
 /**
  * The tables of jobs leased to one worker at a time, with the same state and lease
  * columns (state, attempts, locked_by, locked_until, error, updated_at): encode jobs
- * (0003_uploads.sql) and playlist rewrites (0017_playlist_rewrite.sql).
+ * (0003_uploads.sql), playlist rewrites (0017_playlist_rewrite.sql), private moves (0022_private_files.sql)
+ * and encryption jobs (0023_encryption.sql).
  */
-export type LeasedTable = "encode_jobs" | "playlist_rewrites";
+export type LeasedTable = "encode_jobs" | "playlist_rewrites" | "private_moves" | "encryption_jobs";
 
 /**
  * Takes the oldest due jobs of `table`: queued ones (a retried job's `locked_until`
@@ -92,9 +93,31 @@ export async function releaseLeased(
 export const finishJob = (sql: Db, jobId: number, workerId: string, state: "done" | "failed", error: string | null = null): Promise<void> =>
   finishLeased(sql, "encode_jobs", jobId, workerId, state, error);
 
-export async function findVideoCode(sql: Db, videoId: number): Promise<{ code: string } | undefined> {
-  const [row]: [{ code: string }?] = await sql`SELECT code FROM videos WHERE id = ${videoId}`;
+export async function findVideoCode(sql: Db, videoId: number): Promise<{ code: string; encryption: string } | undefined> {
+  const [row]: [{ code: string; encryption: string }?] = await sql`SELECT code, encryption FROM videos WHERE id = ${videoId}`;
   return row;
+}
+
+/** An encryption job (0023_encryption.sql): one video's ready segments to encrypt. */
+export interface EncryptionJobRow {
+  id: number;
+  video_id: number;
+  state: "queued" | "running" | "done" | "failed";
+  attempts: number;
+}
+
+/** Queues the video's encryption unless one is already pending. */
+export async function queueEncryption(sql: Db, videoId: number): Promise<void> {
+  await sql`INSERT INTO encryption_jobs (video_id) VALUES (${videoId})
+            ON CONFLICT (video_id) WHERE state IN ('queued', 'running') DO NOTHING`;
+}
+
+/** The video's AES-128 key, made on first use (two processes making it at once keep one). */
+export async function videoKey(sql: Db, videoId: number): Promise<Uint8Array> {
+  const made = crypto.getRandomValues(new Uint8Array(16));
+  await sql`INSERT INTO video_keys (video_id, key) VALUES (${videoId}, ${Buffer.from(made)}) ON CONFLICT (video_id) DO NOTHING`;
+  const [row]: [{ key: Uint8Array }?] = await sql`SELECT key FROM video_keys WHERE video_id = ${videoId}`;
+  return row!.key;
 }
 
 export async function olderSources(sql: Db, job: EncodeJobRow): Promise<string[]> {

@@ -10,10 +10,12 @@ import { publishVideo } from "../publish/service.ts";
 import type { TxSql } from "../../storage/postgres.ts";
 import type { VideoRow } from "../../api/videos/repo.ts";
 import { runFfmpeg } from "./ffmpeg.ts";
-import { orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
+import { deletePrivate, getPrivate, orientationPrefix, outputPrefix } from "../../storage/media-keys.ts";
 import { aspectOf, hlsArgs, planLadder, posterArgs } from "./ladder.ts";
 import { authorHls, folderFiles, PLAYLISTS_VERSION, renameLegacyFolders } from "./hls-authoring.ts";
 import { MediaError, probe } from "./probe.ts";
+import { encryptFolder } from "./encrypt.ts";
+import { ENCRYPTION } from "./hls-encryption.ts";
 import * as repo from "./repo.ts";
 import type { EncodeJobRow, Orientation } from "./repo.ts";
 
@@ -49,6 +51,12 @@ export async function handToEncoder(tx: TxSql, h: HandOff): Promise<VideoRow | u
   return repo.setMedia(tx, h.workspaceId, h.videoId, h.orientation, media);
 }
 
+/** Queues the encryption of a video's ready segments (encrypt.ts) and wakes this process's runner. */
+export async function queueEncryption(deps: Pick<Deps, "sql" | "wake">, videoId: number): Promise<void> {
+  await repo.queueEncryption(deps.sql, videoId);
+  deps.wake.encoder.notify();
+}
+
 /** Wakes this process's encoders after a job was queued (`deps.wake.encoder`); other processes poll. */
 export function wakeEncoder(deps: Pick<Deps, "wake">): void {
   deps.wake.encoder.notify();
@@ -73,7 +81,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
   const work = await mkdtemp(join(tmpdir(), `frameline-encode-${job.id}-`));
   try {
     const input = join(work, "source");
-    const source = await deps.blobs.media.get(job.source_key);
+    const source = await getPrivate(deps.blobs, job.source_key);
     if (!source) throw new MediaError("The uploaded file is missing; upload it again.");
     await Bun.write(input, new Response(source.body));
 
@@ -108,6 +116,9 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       plan.rungs.map((r) => ({ uri: `${r.name}/index.m3u8`, width: r.width, height: r.height })),
       { master: "master.m3u8", media: (uri) => uri },
     );
+    // Encrypted streams: the segments are encrypted before any is stored (encrypt.ts).
+    const encrypted = video.encryption === ENCRYPTION;
+    if (encrypted) await encryptFolder(deps, out, outputPrefix(video.code, job.orientation, job.id), job.video_id, video.code);
     const poster = join(work, "poster.jpg");
     await runFfmpeg(deps.config.media.ffmpegPath, posterArgs(input, poster, plan, Math.min(1, probed.durationS / 2)), { signal: ctx.signal });
 
@@ -120,6 +131,7 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
       hls_prefix: prefix,
       renditions: plan.rungs.map((r) => ({ name: r.name, w: r.width, h: r.height, copied: r.copy })),
       playlists: PLAYLISTS_VERSION,
+      ...(encrypted && { encryption: ENCRYPTION }),
     };
     // Keys, not URLs: the answer builds the URL from the settings of the moment.
     const keys = { hls: `${prefix}master.m3u8`, thumb: `${prefix}poster.jpg` };
@@ -132,6 +144,8 @@ export async function encodeJob(deps: Deps, job: EncodeJobRow, ctx: EncodeContex
     if (!current) return await superseded(deps, job, ctx, prefix);
     await removeOlder(deps, job, video.code);
     await publishPlayer(deps, job);
+    // Encryption asked for while this encode ran: its job found nothing ready, so one goes now.
+    if (!encrypted && (await repo.findVideoCode(sql, job.video_id))?.encryption === ENCRYPTION) await queueEncryption(deps, job.video_id);
     return "ready";
   } catch (error) {
     if (!(error instanceof MediaError)) throw error;
@@ -198,7 +212,7 @@ async function removeOlder(deps: Deps, job: EncodeJobRow, videoCode: string): Pr
       if (gen !== String(job.id)) older.add(gen);
     }
     for (const gen of older) await deps.blobs.media.deletePrefix(`${base}${gen}/`);
-    for (const key of await repo.olderSources(deps.sql, job)) await deps.blobs.media.delete(key);
+    for (const key of await repo.olderSources(deps.sql, job)) await deletePrivate(deps.blobs, key);
   } catch (error) {
     deps.log.warn("removing replaced media failed", { job: job.id, error: String(error) });
   }

@@ -28,6 +28,13 @@ export async function protectionOf(sql: Db, code: string): Promise<Protection | 
   return row;
 }
 
+/** A narrow read of video_keys (0023): the AES-128 key of the video with this code. */
+export async function streamKeyOf(sql: Db, code: string): Promise<Uint8Array | undefined> {
+  const [row]: [{ key: Uint8Array }?] = await sql`
+    SELECT k.key FROM video_keys k JOIN videos v ON v.id = k.video_id WHERE v.code = ${code}`;
+  return row?.key;
+}
+
 export async function findDefaults(sql: Db, workspaceId: number): Promise<PlaybackDefaults> {
   const [row]: [PlaybackDefaults?] = await sql`
     SELECT allowed_origins, require_signed_urls FROM playback_defaults WHERE workspace_id = ${workspaceId}`;

@@ -8,6 +8,7 @@ import type { Db } from "../../storage/postgres.ts";
 import { TtlCache } from "../../lib/ttl-cache.ts";
 import * as repo from "./repo.ts";
 import type { Protection } from "./repo.ts";
+import { compileAccessRules, type CompiledRule } from "./access-rules.ts";
 import { verifyToken } from "./tokens.ts";
 
 /** README "Signed URLs": how long a revoked key may still verify in another process. */
@@ -19,10 +20,19 @@ const MISS_REFRESH_MS = 1_000;
 const VERIFIED_TTL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface TokenHolder {
+  code: string;
+  workspaceId: number;
+  /** The token's access rules, null when it has none. */
+  rules: CompiledRule[] | null;
+  downloadable: boolean;
+}
+
 export class PlaybackState {
   private readonly protections: TtlCache<Protection | null>;
   /** Tokens whose signature checked out: each segment of a playback repeats its token, verified once. */
-  private readonly verified: TtlCache<{ sub: string; kid: string; exp: number }>;
+  private readonly verified: TtlCache<{ sub: string; kid: string; exp: number; rules: CompiledRule[] | null; downloadable: boolean }>;
+  private readonly streamKeys: TtlCache<Uint8Array | null>;
   private keys = new Map<string, { workspaceId: number; secret: Uint8Array }>();
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | undefined;
@@ -33,26 +43,31 @@ export class PlaybackState {
   ) {
     this.protections = new TtlCache(50_000, now);
     this.verified = new TtlCache(50_000, now);
+    this.streamKeys = new TtlCache(10_000, now);
   }
 
   /**
-   * The video code and workspace a token is good for now, or null (bad signature,
-   * expired, or its key unknown or revoked). A token verified before is only
-   * checked for expiry and for its key still being live.
+   * The video code and workspace a token is good for now, with what its claims
+   * allow (access rules compiled once, `downloadable`), or null (bad signature,
+   * expired, its key unknown or revoked, or access rules that are no rules). A token
+   * verified before is only checked for expiry and for its key still being live.
    */
-  async tokenHolder(token: string): Promise<{ code: string; workspaceId: number } | null> {
+  async tokenHolder(token: string): Promise<TokenHolder | null> {
     const seen = this.verified.get(token);
     const keys = await this.keyRing(seen?.kid ?? kidOf(token));
     const nowS = Math.floor(this.now() / 1000);
     if (seen) {
       const key = keys(seen.kid);
-      return key && seen.exp > nowS ? { code: seen.sub, workspaceId: key.workspaceId } : null;
+      return key && seen.exp > nowS ? { code: seen.sub, workspaceId: key.workspaceId, rules: seen.rules, downloadable: seen.downloadable } : null;
     }
     const check = verifyToken(token, (kid) => keys(kid)?.secret, nowS);
     if (!check.ok) return null;
-    const { sub, kid, exp } = check.claims;
-    this.verified.set(token, { sub, kid, exp }, Math.min(VERIFIED_TTL_MS, exp * 1000 - this.now()));
-    return { code: sub, workspaceId: keys(kid)!.workspaceId };
+    const { sub, kid, exp, accessRules } = check.claims;
+    const rules = accessRules === undefined ? null : compileAccessRules(accessRules);
+    if (accessRules !== undefined && !rules) return null;
+    const downloadable = check.claims.downloadable === true;
+    this.verified.set(token, { sub, kid, exp, rules, downloadable }, Math.min(VERIFIED_TTL_MS, exp * 1000 - this.now()));
+    return { code: sub, workspaceId: keys(kid)!.workspaceId, rules, downloadable };
   }
 
   /** The protection of the video with this code; null for no such video (or a code that is no UUID). */
@@ -63,6 +78,16 @@ export class PlaybackState {
     const row = (await repo.protectionOf(this.sql, code)) ?? null;
     this.protections.set(code, row, PROTECTION_TTL_MS);
     return row;
+  }
+
+  /** The video's stream key (encrypted streams), or null; a key never changes once made, so it is kept a while. */
+  async streamKey(code: string): Promise<Uint8Array | null> {
+    if (!UUID.test(code)) return null;
+    const cached = this.streamKeys.get(code);
+    if (cached !== undefined) return cached;
+    const key = (await repo.streamKeyOf(this.sql, code)) ?? null;
+    this.streamKeys.set(code, key, key ? VERIFIED_TTL_MS : PROTECTION_TTL_MS);
+    return key;
   }
 
   forgetProtection(code: string): void {

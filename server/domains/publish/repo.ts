@@ -12,7 +12,7 @@ export async function workspaceCode(db: Db, workspaceId: number): Promise<string
 export async function itemMedia(db: Db, workspaceId: number, codes: string[]): Promise<ItemMedia[]> {
   if (codes.length === 0) return [];
   return db<ItemMedia[]>`
-    SELECT code::text AS code, default_orientation, landscape_hls, portrait_hls, landscape_thumb, portrait_thumb
+    SELECT code::text AS code, default_orientation, landscape_hls, portrait_hls, landscape_thumb, portrait_thumb, require_signed_urls
     FROM videos WHERE workspace_id = ${workspaceId} AND code::text = ANY(${codes}::text[])`;
 }
 

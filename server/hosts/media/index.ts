@@ -2,7 +2,8 @@
  * `/media/*`: encoded media (HLS playlists, segments, posters) served from the
  * media BlobStore when no CDN base URL is configured. Range requests (players
  * seek with them), exact content types and open CORS (the player runs on
- * customers' pages). Only `videos/` is public: uploaded sources stay private.
+ * customers' pages). Only `videos/` is served: sources and exports are not even in
+ * this store (the private store, storage/media-keys.ts).
  * A protected video's files (README "Playback protection") go only to an allowed
  * origin with, when it requires signed URLs, a valid token; its playlists are
  * written for the token so each segment carries it.
@@ -14,13 +15,20 @@ import { etagMatches } from "../../http/etag.ts";
 import { parseRange } from "../../http/range.ts";
 import { BlobError, BlobErrorCode } from "../../storage/blob/index.ts";
 import { PUBLIC_PREFIX } from "../../storage/media-keys.ts";
-import { isProtected, refusal, withToken } from "../../domains/playback/guard.ts";
+import { KEY_FILE } from "../../domains/encoding/hls-encryption.ts";
+import { isProtected, refusal, withToken, type Viewer } from "../../domains/playback/guard.ts";
+import { clientIp, type SocketInfo } from "../events/http.ts";
+import { countryOf } from "../events/client.ts";
 
 function notFound(): Response {
   return new Response("Not found", { status: 404, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-const REFUSALS = { origin: "This video can't be played on this site.", token: "A valid playback token for this video is required." } as const;
+const REFUSALS = {
+  origin: "This video can't be played on this site.",
+  token: "A valid playback token for this video is required.",
+  access: "This video's token does not allow playback from this network or country.",
+} as const;
 
 function forbidden(why: keyof typeof REFUSALS): Response {
   return new Response(REFUSALS[why], { status: 403, headers: { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -35,7 +43,7 @@ function tokenParam(url: string): string | null {
 }
 
 export function mediaModule(deps: Deps) {
-  const serve = async (request: Request, key: string, head: boolean): Promise<Response> => {
+  const serve = async (request: Request, server: SocketInfo | null, key: string, head: boolean): Promise<Response> => {
     const store = deps.blobs.media;
     let decoded: string;
     try {
@@ -49,9 +57,12 @@ export function mediaModule(deps: Deps) {
     const guarded = protection !== null && isProtected(protection);
     const token = guarded && protection.require_signed_urls ? tokenParam(request.url) : null;
     if (guarded) {
-      const why = await refusal(deps.playback, protection, code, request.headers, token);
+      // The viewer as the events host sees one: the client IP, its country from the same lookup.
+      const viewer: Viewer = { ip: () => clientIp(deps, request, server), country: countryOf };
+      const why = await refusal(deps.playback, protection, code, request.headers, token, viewer);
       if (why) return forbidden(why);
     }
+    if (decoded === `${PUBLIC_PREFIX}${code}/${KEY_FILE}`) return streamKey(code, guarded, head);
     try {
       const info = await store.head(decoded);
       if (!info) return notFound();
@@ -90,6 +101,23 @@ export function mediaModule(deps: Deps) {
     }
   };
 
+  /**
+   * An encrypted video's AES-128 key (README "Playback protection"), from PostgreSQL:
+   * never a blob, so no bucket or CDN can serve it; only after the checks above.
+   */
+  const streamKey = async (code: string, guarded: boolean, head: boolean): Promise<Response> => {
+    const key = await deps.playback.streamKey(code);
+    if (!key) return notFound();
+    const headers = {
+      ...CORS,
+      "Content-Type": "application/octet-stream",
+      "Content-Length": "16",
+      // Never kept by a shared cache: each viewer's request is checked.
+      "Cache-Control": guarded ? "private, no-store" : "private, max-age=60",
+    };
+    return new Response(head ? null : new Uint8Array(key), { status: 200, headers });
+  };
+
   /** A playlist as written for a token: read whole (playlists are small), each URI carrying it. */
   const playlistFor = async (key: string, token: string, headers: Record<string, string>, head: boolean): Promise<Response> => {
     const object = await deps.blobs.media.get(key);
@@ -101,7 +129,7 @@ export function mediaModule(deps: Deps) {
   };
 
   return createModule("media", { tag: "Media", hidden: true })
-    .get("/media/*", ({ params, request }) => serve(request, params["*"], false), { detail: { hide: true } })
-    .head("/media/*", ({ params, request }) => serve(request, params["*"], true), { detail: { hide: true } })
+    .get("/media/*", ({ params, request, server }) => serve(request, server as SocketInfo | null, params["*"], false), { detail: { hide: true } })
+    .head("/media/*", ({ params, request, server }) => serve(request, server as SocketInfo | null, params["*"], true), { detail: { hide: true } })
     .options("/media/*", filePreflight, { detail: { hide: true } });
 }
