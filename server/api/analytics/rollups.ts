@@ -65,7 +65,7 @@ GROUP BY workspace_id, video_id, day`;
 const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 const msOf = (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
 
-/** Seals the periods that are due and seals again those that got rows since; returns the hours written. */
+/** Seals the periods that are due and seals again those that got rows since; returns the hours it covered (the sweeper logs it). */
 export async function sealRollups(deps: Deps): Promise<number> {
   const [state] = await rows<{ now: string; through: string; last_run: string }>(deps.ch, {
     query: "SELECT toString(now64(3)) AS now, toString(max(sealed_through)) AS through, toString(max(run_started)) AS last_run FROM analytics_rollup_marks",
