@@ -10,8 +10,8 @@ import type { Deps } from "../deps.ts";
 import * as repo from "../domains/encoding/repo.ts";
 import type { PlaylistRewriteRow } from "../domains/encoding/repo.ts";
 import { rewritePlaylists } from "../domains/encoding/rewrite.ts";
-import { leased } from "./leased.ts";
-import { JobRunner, type JobQueue, type RunnerOptions } from "./runner.ts";
+import { backfillOptions, leased } from "./leased.ts";
+import { JobRunner, type JobQueue } from "./runner.ts";
 
 export const MAX_ATTEMPTS = 5;
 const BATCH = 20;
@@ -40,12 +40,7 @@ export function playlistRewriteQueue(deps: Deps): JobQueue<PlaylistRewriteRow> {
   };
 }
 
-const options = (pollMs = 60_000): RunnerOptions => ({
-  pollMs,
-  leaseMs: 60_000,
-  maxAttempts: MAX_ATTEMPTS,
-  retryDelayMs: (attempt) => Math.min(600_000, 30_000 * 2 ** (attempt - 1)),
-});
+const options = (pollMs?: number) => backfillOptions(MAX_ATTEMPTS, pollMs);
 
 export function startPlaylistRewriter(deps: Deps, opts: { pollMs?: number } = {}): () => Promise<void> {
   const runner = new JobRunner(deps, playlistRewriteQueue(deps), options(opts.pollMs)).start();

@@ -10,8 +10,8 @@ import { finishLeased } from "../domains/encoding/repo.ts";
 import { moveToPrivate } from "../domains/private-files/move.ts";
 import * as repo from "../domains/private-files/repo.ts";
 import type { PrivateMoveRow } from "../domains/private-files/repo.ts";
-import { leased } from "./leased.ts";
-import { JobRunner, type JobQueue, type RunnerOptions } from "./runner.ts";
+import { backfillOptions, leased } from "./leased.ts";
+import { JobRunner, type JobQueue } from "./runner.ts";
 
 export const MAX_ATTEMPTS = 5;
 const BATCH = 50;
@@ -40,12 +40,7 @@ export function privateMoveQueue(deps: Deps): JobQueue<PrivateMoveRow> {
   };
 }
 
-const options = (pollMs = 60_000): RunnerOptions => ({
-  pollMs,
-  leaseMs: 60_000,
-  maxAttempts: MAX_ATTEMPTS,
-  retryDelayMs: (attempt) => Math.min(600_000, 30_000 * 2 ** (attempt - 1)),
-});
+const options = (pollMs?: number) => backfillOptions(MAX_ATTEMPTS, pollMs);
 
 export function startPrivateMover(deps: Deps, opts: { pollMs?: number } = {}): () => Promise<void> {
   const runner = new JobRunner(deps, privateMoveQueue(deps), options(opts.pollMs)).start();

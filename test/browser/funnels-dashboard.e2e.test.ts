@@ -5,8 +5,8 @@
  * its figures, each row naming its whole path.
  */
 import { expect, test } from "bun:test";
-import { ADMIN_KEY, type TestVideo } from "../helpers/app.ts";
-import { dashboardOnAPort } from "../helpers/dashboard.ts";
+import type { TestVideo } from "../helpers/app.ts";
+import { dashboardOnAPort, signedInWithAdminKey } from "../helpers/dashboard.ts";
 
 let entry: TestVideo;
 let next: TestVideo;
@@ -49,13 +49,7 @@ const dash = dashboardOnAPort(async ({ t, ws }) => {
 });
 
 test("the quiz form offers the workspace's videos as the next video; the Funnel paths tab draws the path with its figures", async () => {
-  const page = await dash.browser.newPage();
-  const base = `http://127.0.0.1:${dash.server.port}/dashboard`;
-  await page.goto(base);
-  await page.getByLabel("Admin key").fill(ADMIN_KEY);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
-  await page.waitForURL(/\/dashboard\/videos$/);
+  const { page, base } = await signedInWithAdminKey(dash);
 
   await page.goto(`${base}/videos/${entry.id}/settings`);
   const select = page.getByLabel("Then play video");

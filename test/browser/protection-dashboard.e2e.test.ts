@@ -5,9 +5,7 @@
  * and revokes a signing key. What the forms save is read back through the API.
  */
 import { expect, test } from "bun:test";
-import type { Page } from "playwright-core";
-import { ADMIN_KEY } from "../helpers/app.ts";
-import { dashboardOnAPort } from "../helpers/dashboard.ts";
+import { dashboardOnAPort, signedInWithAdminKey } from "../helpers/dashboard.ts";
 
 let videoId: number;
 
@@ -15,16 +13,7 @@ const dash = dashboardOnAPort(async ({ t, ws }) => {
   videoId = (await t.createVideo(ws, { title: "Members' masterclass" })).id;
 });
 
-async function signIn(): Promise<{ page: Page; base: string }> {
-  const page = await dash.browser.newPage();
-  const base = `http://127.0.0.1:${dash.server.port}/dashboard`;
-  await page.goto(base);
-  await page.getByLabel("Admin key").fill(ADMIN_KEY);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
-  await page.waitForURL(/\/dashboard\/videos$/);
-  return { page, base };
-}
+const signIn = () => signedInWithAdminKey(dash);
 
 const api = (path: string) => dash.t.call("GET", `/api/v1${path}`, { token: dash.ws.token });
 

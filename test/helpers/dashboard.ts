@@ -3,8 +3,8 @@
  * started once for a test file and stopped after its last test.
  */
 import { afterAll, beforeAll } from "bun:test";
-import type { Browser } from "playwright-core";
-import { appOnAPort } from "./app.ts";
+import type { Browser, Page } from "playwright-core";
+import { ADMIN_KEY, appOnAPort } from "./app.ts";
 import { launchBrowser } from "./browser.ts";
 
 type AppOnAPort = Awaited<ReturnType<typeof appOnAPort>>;
@@ -47,4 +47,16 @@ export function dashboardOnAPort(seed?: (app: AppOnAPort) => Promise<void>): Das
       return started().browser;
     },
   };
+}
+
+/** A new page signed in with the admin key, in the file's workspace, on its video list; `base` is the dashboard's URL. */
+export async function signedInWithAdminKey(dash: DashboardOnAPort): Promise<{ page: Page; base: string }> {
+  const page = await dash.browser.newPage();
+  const base = `http://127.0.0.1:${dash.server.port}/dashboard`;
+  await page.goto(base);
+  await page.getByLabel("Admin key").fill(ADMIN_KEY);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: new RegExp(dash.wsName) }).click();
+  await page.waitForURL(/\/dashboard\/videos$/);
+  return { page, base };
 }
