@@ -268,6 +268,8 @@ describe("tables", () => {
     expect([...byName.get("player_events")!.dependencies_table].sort()).toEqual([
       "analytics_session_slots_from_player_events",
       "analytics_session_slots_split_tests",
+      // The funnel steps (0014_funnel_steps.sql): quiz answers and CTA clicks that name a next video.
+      "funnel_steps_from_player_events",
       "player_events_to_events",
     ]);
     expect(byName.has("analytics_session_slots_mv")).toBe(false);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import * as tus from "tus-js-client";
-import { sourceKey } from "../../server/storage/media-keys.ts";
+import { getPrivate, sourceKey } from "../../server/storage/media-keys.ts";
 import { startEncoder } from "../../server/workers/encoder.ts";
 import { startCutProxy, type CutProxy } from "../helpers/cut-proxy.ts";
 import { settledStatus } from "../helpers/status.ts";
@@ -164,7 +164,7 @@ describe("tus 1.0 core on the upload URL", () => {
 
     const done = await fetch(direct(`/uploads/${uploadId}/complete`), { method: "POST", headers: auth() });
     expect(done.status).toBe(202);
-    const stored = await t.deps.blobs.media.get(sourceKey(uploadId));
+    const stored = await getPrivate(t.deps.blobs, sourceKey(uploadId));
     expect(sha256(new Uint8Array(await new Response(stored!.body).arrayBuffer()))).toBe(sha256(clip));
 
     expect(await settledStatus(t, ws.token, videoId)).toBe("ready");
