@@ -54,7 +54,8 @@ test("the quiz form offers the workspace's videos as the next video; the Funnel 
   await page.goto(`${base}/videos/${entry.id}/settings`);
   const select = page.getByLabel("Then play video");
   await select.waitFor({ timeout: 15_000 });
-  await page.waitForFunction(() => document.querySelectorAll("select option").length > 0);
+  // The list arrives after the form: until then the chosen code shows as a placeholder ("…").
+  await select.locator("option", { hasText: `(#${entry.id})` }).waitFor({ state: "attached" });
   expect(await select.inputValue()).toBe(next.code);
   const offered = await select.locator("option").allTextContents();
   expect(offered).toEqual([
