@@ -34,7 +34,8 @@ import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
 import * as q from "../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
-import { SEAL_LAG_MS, sealedParam, sealedRetentionSql, sealRollups, summarySql } from "../server/api/analytics/rollups.ts";
+import { sealedParam } from "../server/api/analytics/periods.ts";
+import { SEAL_LAG_MS, sealedRetentionSql, sealRollups, summarySql } from "../server/api/analytics/rollups.ts";
 import type { Ch } from "../server/storage/clickhouse.ts";
 import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
@@ -272,9 +273,11 @@ async function growth(): Promise<void> {
     have = size;
   }
   // Alternating rounds of half a million events with the rollups' views and without them.
-  const views = splitStatements(await Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", "0013_rollups.sql")).text()).filter((st) =>
+  const schema = (file: string) => Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", file)).text();
+  const views = splitStatements(`${await schema("0013_rollups.sql")}\n${await schema("0015_group_rollups.sql")}`).filter((st) =>
     st.startsWith("CREATE MATERIALIZED VIEW"),
   );
+  const viewNames = views.map((v) => /VIEW IF NOT EXISTS (\w+)/.exec(v)![1]!);
   const insertRound = async () => {
     const t0 = performance.now();
     await generate(ch, have, have + 500_000, everything);
@@ -285,7 +288,7 @@ async function growth(): Promise<void> {
   let withoutViews = 0;
   for (let round = 0; round < 3; round++) {
     withViews += await insertRound();
-    for (const view of ["analytics_video_slots_from_slots", "analytics_rollup_dirty_from_sessions"]) await ch.command({ query: `DROP VIEW ${view}` });
+    for (const view of viewNames) await ch.command({ query: `DROP VIEW ${view}` });
     withoutViews += await insertRound();
     for (const view of views) await ch.command({ query: view });
   }

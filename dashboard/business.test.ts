@@ -18,6 +18,7 @@ const row = (over: Partial<GroupMetrics>): GroupMetrics => ({
   unmutes: 0,
   unmute_rate: null,
   unique_viewers: 0,
+  unique_viewers_exact: true,
   avg_watch_time_s: null,
   avg_percent_watched: null,
   cta_clicks: [],

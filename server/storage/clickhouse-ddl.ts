@@ -60,6 +60,9 @@ export const SHARDING_KEYS: Readonly<Record<string, string>> = {
   analytics_rollups: "video_id",
   analytics_rollup_marks: "rand()",
   analytics_rollup_dirty: "rand()",
+  // Seller metrics per sealed hour (0015_group_rollups.sql), as analytics_rollups.
+  analytics_group_rollups: "video_id",
+  analytics_rollup_sale_dirty: "rand()",
 };
 
 /** Tables kept whole on every node (small, read by every process before anything else). */

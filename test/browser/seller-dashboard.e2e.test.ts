@@ -162,6 +162,9 @@ test("Home ranks the video; its analytics show the overview, the breakdown and R
   await page.locator('[data-overview="True plays"]').waitFor();
   expect(await stat("True plays")).toBe("2");
   expect(await page.locator('[data-stat="Plays"]').textContent()).toBe("2");
+  // Few viewers: an exact count, and the page says which figures are estimates and how fresh they are.
+  expect(await stat("Unique viewers")).not.toContain("≈");
+  expect(await page.locator("[data-freshness]").textContent()).toContain("exact except distinct viewers");
   await page.locator("[data-plays-total]").waitFor();
   expect(await page.locator("[data-plays-total]").getAttribute("data-plays-total")).toBe("2");
   expect(errors).toEqual([]);

@@ -288,6 +288,7 @@ function expected(group: Visit[], groupSales: Sale[], spendRows?: { currency: st
     unmutes: unmutes.length,
     unmute_rate: rate(unmutes.length, autoplays.length),
     unique_viewers: viewers,
+    unique_viewers_exact: true,
     avg_watch_time_s: rate(
       plays.reduce((n, v) => n + watchTime(v), 0),
       plays.length,

@@ -65,25 +65,36 @@ export interface MaskPlan {
  * built from its ranges over D. `bought`: the scope has a sale row with its session (any
  * sale: attributeSales keeps the counted ones).
  */
-function sessionsSql(group: GroupBy, masks: MaskPlan): string {
+export function sessionsSql(group: GroupBy, masks: MaskPlan, extra = ""): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
-  const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
-  const rowMask = masks.storedMasks ? "mask100" : `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
-  const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(flags, ${SESSION_FLAGS[name]})`;
-  const shown = (1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed);
   // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
-  SELECT video_id AS video, session_hash, ${g}
-    ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute, ${flag("lead")} AS lead_form,
-    cta_cards AS cta, watched_s AS watched, device_hash AS device_h, startup_ms AS startup, stall_ms AS stall, errors AS errs,
-    ${rowMask} AS watched_mask,
+  SELECT ${g}${sessionColumns(masks.storedMasks ? "mask100" : undefined)},
     session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0) AS bought
   FROM analytics_sessions FINAL
-  WHERE ${SESSION_WHERE} AND bitAnd(flags, ${shown}) != 0`;
+  WHERE ${SESSION_WHERE} AND ${SHOWN}${extra}`;
+}
+
+/** A session was shown the player: it loaded, played or autoplayed. */
+export const SHOWN = `bitAnd(flags, ${(1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed)}) != 0`;
+
+/**
+ * The facts of an `analytics_sessions` row that METRICS aggregate, under their names there.
+ * `mask`: the column of its watched buckets; without, they are built from its ranges over
+ * each video's duration (`{n}`, `{dur_ids}`, `{durs}`: maskParams).
+ */
+export function sessionColumns(mask?: string): string {
+  const d = "transform(video_id, {dur_ids:Array(UInt64)}, {durs:Array(Float64)}, toFloat64(0))";
+  const rowMask = mask ?? `if(${d} > 0, ${rangeMaskSql("toFloat64({n:UInt32})", d, "UInt128")}, toUInt128(0))`;
+  const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(flags, ${SESSION_FLAGS[name]})`;
+  return `video_id AS video, session_hash,
+    ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute, ${flag("lead")} AS lead_form,
+    cta_cards AS cta, watched_s AS watched, device_hash AS device_h, startup_ms AS startup, stall_ms AS stall, errors AS errs,
+    ${rowMask} AS watched_mask`;
 }
 
 /** Each metric: its aggregate over sessions, and (for a top-N) how partial groups merge. */
-const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
+export const METRICS: { name: string; agg: string; state?: string; merge: string }[] = [
   { name: "impressions", agg: "count()", merge: "sum" },
   { name: "plays", agg: "countIf(play)", merge: "sum" },
   { name: "autoplays", agg: "countIf(auto)", merge: "sum" },
@@ -200,7 +211,7 @@ export function salesByVideo(sales: SaleRow[]): Map<number, Sales> {
  * grouped by split-test variation, those of any of the scope's videos (a test's sale
  * may credit another of its videos).
  */
-export function attributeSales(groups: MetricsRow[], sales: SaleRow[], group: GroupBy): MetricsRow[] {
+export function attributeSales<Row extends MetricsRow>(groups: Row[], sales: SaleRow[], group: GroupBy): Row[] {
   const bySessionAlone = group.kind === "split_test";
   const keyOf = (video: string | number, session: string) => (bySessionAlone ? session : `${video}:${session}`);
   // One entry per key: a session's sales, and (keyed by session alone) those of its sessions on several videos.
@@ -261,6 +272,8 @@ export interface MetricsRow {
   autoplays: number;
   unmutes: number;
   unique_viewers: number;
+  /** False when unique_viewers is an estimate (group-rollups.ts); exact when absent. */
+  unique_viewers_exact?: boolean;
   watch_played_s: number;
   buckets_played: number;
   cta_clicks: Record<string, number>;
@@ -338,6 +351,7 @@ export function groupMetrics(row: MetricsRow | undefined, hasDuration: boolean, 
     unmutes,
     unmute_rate: rate(unmutes, autoplays),
     unique_viewers: viewers,
+    unique_viewers_exact: row?.unique_viewers_exact !== false,
     avg_watch_time_s: rate(n(row?.watch_played_s), plays, 2),
     // 100 buckets: each one watched is one percent of the video.
     avg_percent_watched: hasDuration ? rate(n(row?.buckets_played), plays, 2) : null,

@@ -22,6 +22,9 @@ export const GroupMetrics = t.Object({
   unmutes: t.Integer({ description: "Autoplayed sessions the viewer unmuted." }),
   unmute_rate: Rate("unmutes / autoplays."),
   unique_viewers: t.Integer({ description: "Distinct viewers (device) among the impressions." }),
+  unique_viewers_exact: t.Boolean({
+    description: 'False when unique_viewers is estimated: past 4,000 distinct viewers in sealed hours, within 1 % (README "How fresh, how exact").',
+  }),
   avg_watch_time_s: Rate("Watch time of played sessions / plays."),
   avg_percent_watched: Rate("Average share of the video (0..100) a play watched, rewatches counted once; null while the duration is unknown."),
   cta_clicks: t.Array(t.Object({ card_index: t.Integer(), sessions: t.Integer() }), {

@@ -7,18 +7,23 @@ import type { Deps } from "../../deps.ts";
 import { validation } from "../../errors.ts";
 import { normaliseSource, spendOf } from "../ad-spend/service.ts";
 import { DEFAULT_WINDOW_DAYS, OVERVIEW_TOP_VALUES } from "./definitions.ts";
+import { addSealedSales, type GroupRollupRow, groupRollupSql, metricsOfRollupRow, soldSql, unsealedSalesSql } from "./group-rollups.ts";
 import {
+  attributeSales,
   DIMENSION_NAMES,
   type Dimension,
   type GroupMetrics,
   groupMetrics,
   type MaskPlan,
+  type MetricsRow,
   readMetrics,
   type SaleRow,
+  type Sales,
   salesByVideo,
   salesSql,
   type SpendRow,
 } from "./metrics.ts";
+import { sealedUntil } from "./rollups.ts";
 import * as q from "./queries.ts";
 import { scopeOf, videoOf } from "./service.ts";
 import { intParam, oneOfParam } from "../../http/params.ts";
@@ -35,20 +40,53 @@ export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
   return { durations: new Map(found.map((r) => [Number(r.video_id), Number(r.duration)])), storedMasks: q.storedMasksHold(found) };
 }
 
+/** `sealed: false` reads every session, as before anything is sealed (the tests compare both). */
+export interface ReadOptions {
+  sealed?: boolean;
+}
+
+/**
+ * The metrics per group of the scope's sessions, with their sales: from the sealed hours
+ * and days plus the other sessions (group-rollups.ts) once something is sealed and the
+ * stored masks hold, else from every session (metrics.ts).
+ */
+export async function groupRows(
+  deps: Deps,
+  scope: q.Scope,
+  group: { kind: "video" } | { kind: "dimension"; dimension: Dimension },
+  plan: MaskPlan,
+  top?: number,
+  options: ReadOptions = {},
+): Promise<MetricsRow[]> {
+  const sealed = options.sealed === false ? 0 : await sealedUntil(deps);
+  if (sealed === 0 || !plan.storedMasks) return readMetrics(deps.ch, scope, group, plan, top);
+  const [found, sold] = await Promise.all([
+    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, plan, sealed, top)),
+    q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealed)),
+  ]);
+  return attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales);
+}
+
+/** Each video's own sales made in the window (the overview's orders and revenue). */
+async function videoSales(deps: Deps, scope: q.Scope, options: ReadOptions): Promise<Map<number, Sales>> {
+  const sealed = options.sealed === false ? 0 : await sealedUntil(deps);
+  if (sealed === 0) return salesByVideo(await q.rows<SaleRow>(deps.ch, salesSql(scope)));
+  const found = await q.rows<{ video_id: string; orders: Record<string, string>; revenue: Record<string, string> }>(deps.ch, soldSql(scope, sealed));
+  const numbers = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Number(v)]));
+  return new Map(found.map((r) => [Number(r.video_id), { orders: numbers(r.orders), revenue: numbers(r.revenue) }]));
+}
+
 /** The metrics of each video of the scope (zeros for a video without sessions). */
-export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend): Promise<Map<number, GroupMetrics>> {
-  const masks = maskPlan(deps, scope);
-  // One read of the sales serves both the sessions' groups and each video's own figures.
-  const sold = q.rows<SaleRow>(deps.ch, salesSql(scope));
-  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "video" }, masks, undefined, sold), masks]);
-  const sales = salesByVideo(await sold);
+export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend, options: ReadOptions = {}): Promise<Map<number, GroupMetrics>> {
+  const [plan, sales] = await Promise.all([maskPlan(deps, scope), videoSales(deps, scope, options)]);
+  const rows = await groupRows(deps, scope, { kind: "video" }, plan, undefined, options);
   const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
       id,
       groupMetrics(
         byVideo.get(id),
-        durations.has(id),
+        plan.durations.has(id),
         sales.get(id) ?? { orders: {}, revenue: {} },
         spendIn(spend, (s) => s.videoId === id),
       ),
@@ -64,10 +102,10 @@ export interface BreakdownRow extends GroupMetrics {
 }
 
 /** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
-export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend): Promise<BreakdownRow[]> {
-  const masks = maskPlan(deps, scope);
-  const [rows, { durations }] = await Promise.all([readMetrics(deps.ch, scope, { kind: "dimension", dimension: by }, masks, OVERVIEW_TOP_VALUES), masks]);
-  const hasDuration = scope.videoIds.some((id) => durations.has(id));
+export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend, options: ReadOptions = {}): Promise<BreakdownRow[]> {
+  const plan = await maskPlan(deps, scope);
+  const rows = await groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, options);
+  const hasDuration = scope.videoIds.some((id) => plan.durations.has(id));
   return rows.map((r) => {
     const other = Number(r.other) === 1;
     const value = r.value ?? "";

@@ -45,13 +45,16 @@ export const SESSION_WHERE = `workspace_id = {ws:UInt64} AND video_id IN {videos
  * rows sharing a key (a browser row and its verified postback) merge, the verified row
  * winning (definitions.ts "Conversions read"). Columns: video_id, key, is_verified,
  * is_test, name, amount (of the verified row), sale_hash (0 without a session), sale_currency.
+ * `extra`: more conditions on the rows (` AND ...`).
  */
-export const SALES_BY_KEY = `
+export const salesByKey = (extra = "") => `
   SELECT video_id, sale_key AS key, max(verified) AS is_verified, argMax(test, verified) AS is_test, argMax(event_name, verified) AS name,
     maxIf(analytics_sales.amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash, argMax(analytics_sales.currency, verified) AS sale_currency
   FROM analytics_sales
-  WHERE ${WHERE}
+  WHERE ${WHERE}${extra}
   GROUP BY video_id, key`;
+
+export const SALES_BY_KEY = salesByKey();
 
 export const salesParams = (s: Scope) => scopeParams(s);
 

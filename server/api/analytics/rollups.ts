@@ -15,6 +15,8 @@
 import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
+import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, sealedParam } from "./periods.ts";
+import { sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { rows, type Scope, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
 
 /** An hour is sealed this long after it ends: most sessions that started in it are over. */
@@ -41,29 +43,30 @@ const COLUMNS = "workspace_id, video_id, grain, period, generation, sealed_at, p
 /** The hour rows of the played sessions in `where`. */
 function sealHoursSql(where: string): string {
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generation:UInt64}, now64(3), ${SUMMARY_FACTS}, sumForEach(${MASK_COUNTS})
+SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generation:UInt64}, ${RUN_STARTED}, ${SUMMARY_FACTS}, sumForEach(${MASK_COUNTS})
 FROM analytics_sessions FINAL
 WHERE ${where} AND bitTest(flags, 1)
 GROUP BY workspace_id, video_id, hour`;
 }
 
-/** The latest generation of each period of `grain` that `where` selects: a period sealed twice counts once. */
-const latest = (where: string) => `(video_id, grain, period, generation) IN (
-      SELECT video_id, grain, period, argMax(generation, sealed_at) FROM analytics_rollups WHERE ${where} GROUP BY video_id, grain, period)`;
-
 /** The day rows merged from the (latest) hour rows that `where` selects. */
 function sealDaysSql(where: string): string {
   const hours = `grain = 'hour' AND ${where}`;
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'day', toStartOfDay(period) AS day, {generation:UInt64}, now64(3), sum(plays), uniqCombined64MergeState(17)(viewers),
+SELECT workspace_id, video_id, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED}, sum(plays), uniqCombined64MergeState(17)(viewers),
   sum(completions), sum(watch_s), sum(bounces), sumForEach(buckets)
 FROM analytics_rollups
 WHERE ${hours} AND ${latest(hours)}
 GROUP BY workspace_id, video_id, day`;
 }
 
-const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-const msOf = (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
+/** What a seal writes: hour rows from source rows whose time is `column`, and day rows from hour rows. */
+const HOUR_SEALS: { column: string; sql: (where: string) => string }[] = [
+  { column: "started", sql: sealHoursSql },
+  { column: "started", sql: sealGroupHoursSql },
+  { column: "created_at", sql: sealSalesHoursSql },
+];
+const DAY_SEALS = [sealDaysSql, sealGroupDaysSql];
 
 /** Seals the periods that are due and seals again those that got rows since; returns the hours it covered (the sweeper logs it). */
 export async function sealRollups(deps: Deps): Promise<number> {
@@ -75,50 +78,73 @@ export async function sealRollups(deps: Deps): Promise<number> {
   const cutoff = Math.floor((deps.clock.now() - SEAL_LAG_MS) / HOUR_MS) * HOUR_MS;
   const through = Math.max(cutoff, from);
   const generation = randomBytes(8).readBigUInt64BE().toString();
-  const base = { generation, bounce_s: BOUNCE_MAX_WATCH_S };
+  const base = { generation, run: state!.now, bounce_s: BOUNCE_MAX_WATCH_S };
   const dayOf = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-  // Hours below the last mark that rows reached since the last run began (a second of slack: sealing twice is harmless).
-  const dirty = await rows<{ workspace_id: string; video_id: string; at: string }>(deps.ch, {
-    query: `SELECT DISTINCT workspace_id, video_id, toString(hour) AS at FROM analytics_rollup_dirty
-WHERE changed_at >= toDateTime64({last_run:String}, 3, 'UTC') - 1 AND hour < toDateTime({from:String}, 'UTC')`,
-    query_params: { last_run: state!.last_run, from: at(from) },
-  });
+  const dirty = await dirtyHours(deps, state!.last_run, at(from));
   // The bounds let the primary key skip the rest; the keys pick the periods.
   const bounds = (column: string, width: number) => `workspace_id IN {ws_ids:Array(UInt64)} AND video_id IN {video_ids:Array(UInt64)}
   AND ${column} >= toDateTime({first:String}, 'UTC') AND ${column} < toDateTime({last:String}, 'UTC') + ${width}`;
   const keyOf = (start: string) => `concat(toString(workspace_id), ':', toString(video_id), ':', toString(${start})) IN {keys:Array(String)}`;
-  const hours = dirty.length ? dirty.map((d) => msOf(d.at)) : [0];
-  const dirtyParams = {
+  const dirtyParams = (keys: { workspace_id: string; video_id: string; at: string }[]) => ({
     ...base,
-    ws_ids: [...new Set(dirty.map((d) => d.workspace_id))],
-    video_ids: [...new Set(dirty.map((d) => d.video_id))],
-    first: at(dayOf(Math.min(...hours))),
-    last: at(Math.max(...hours)),
-    keys: dirty.map((d) => `${d.workspace_id}:${d.video_id}:${d.at}`),
-  };
-  if (dirty.length)
-    await deps.ch.command({ query: sealHoursSql(`${bounds("started", 3600)} AND ${keyOf("toStartOfHour(started)")}`), query_params: dirtyParams });
-  if (cutoff > from) {
-    const span = { ...base, from: at(from), to: at(cutoff) };
-    await deps.ch.command({
-      query: sealHoursSql("started >= toDateTime({from:String}, 'UTC') AND started < toDateTime({to:String}, 'UTC')"),
-      query_params: span,
-    });
+    ws_ids: [...new Set(keys.map((d) => d.workspace_id))],
+    video_ids: [...new Set(keys.map((d) => d.video_id))],
+    first: at(dayOf(Math.min(...keys.map((d) => msOf(d.at))))),
+    last: at(Math.max(...keys.map((d) => msOf(d.at)))),
+    keys: keys.map((d) => `${d.workspace_id}:${d.video_id}:${d.at}`),
+  });
+  const span = { ...base, from: at(from), to: at(cutoff) };
+  for (const seal of HOUR_SEALS) {
+    const c = seal.column;
+    if (dirty.length)
+      await deps.ch.command({ query: seal.sql(`${bounds(c, 3600)} AND ${keyOf(`toStartOfHour(toDateTime(${c}))`)}`), query_params: dirtyParams(dirty) });
+    if (cutoff > from)
+      await deps.ch.command({ query: seal.sql(`${c} >= toDateTime({from:String}, 'UTC') AND ${c} < toDateTime({to:String}, 'UTC')`), query_params: span });
   }
   // The days these hours complete, then the whole days the late hours fall in (after their hours, so a day takes their new rows).
   const days = { ...base, from: at(dayOf(from)), to: at(dayOf(cutoff)) };
-  if (days.to > days.from)
-    await deps.ch.command({ query: sealDaysSql("period >= toDateTime({from:String}, 'UTC') AND period < toDateTime({to:String}, 'UTC')"), query_params: days });
-  const lateDays = [...new Set(dirty.filter((d) => dayOf(msOf(d.at)) < dayOf(from)).map((d) => `${d.workspace_id}:${d.video_id}:${at(dayOf(msOf(d.at)))}`))];
-  if (lateDays.length)
-    await deps.ch.command({
-      query: sealDaysSql(`${bounds("period", 86400)} AND ${keyOf("toStartOfDay(period)")}`),
-      query_params: { ...dirtyParams, keys: lateDays },
-    });
+  const lateDays = [
+    ...new Map(
+      dirty
+        .filter((d) => dayOf(msOf(d.at)) < dayOf(from))
+        .map((d) => {
+          const day = { ...d, at: at(dayOf(msOf(d.at))) };
+          return [`${d.workspace_id}:${d.video_id}:${day.at}`, day];
+        }),
+    ).values(),
+  ];
+  for (const seal of DAY_SEALS) {
+    if (days.to > days.from)
+      await deps.ch.command({ query: seal("period >= toDateTime({from:String}, 'UTC') AND period < toDateTime({to:String}, 'UTC')"), query_params: days });
+    if (lateDays.length)
+      await deps.ch.command({ query: seal(`${bounds("period", 86400)} AND ${keyOf("toStartOfDay(period)")}`), query_params: dirtyParams(lateDays) });
+  }
   const written = Math.max(0, (cutoff - from) / HOUR_MS) + dirty.length;
   await deps.ch.insert({ table: "analytics_rollup_marks", values: [{ sealed_through: at(through), run_started: state!.now }], format: "JSONEachRow" });
   sealedThrough.set(deps.ch, { value: through, readAt: deps.clock.now() });
   return written;
+}
+
+/**
+ * The (video, hour) pairs below `before` that rows reached since the last run began (a
+ * second of slack: sealing twice is harmless): hours of session start that got session
+ * rows, hours a sale was made in, and the start hours of the sessions those sales are
+ * traced to.
+ */
+async function dirtyHours(deps: Deps, lastRun: string, before: string) {
+  const since = "changed_at >= toDateTime64({last_run:String}, 3, 'UTC') - 1";
+  return rows<{ workspace_id: string; video_id: string; at: string }>(deps.ch, {
+    query: `SELECT DISTINCT workspace_id, video_id, toString(hour) AS at FROM (
+  SELECT workspace_id, video_id, hour FROM analytics_rollup_dirty WHERE ${since}
+  UNION ALL
+  SELECT workspace_id, video_id, hour FROM analytics_rollup_sale_dirty WHERE ${since}
+  UNION ALL
+  SELECT workspace_id, video_id, toStartOfHour(started) AS hour FROM analytics_sessions
+  WHERE (workspace_id, video_id, session_hash) IN (SELECT workspace_id, video_id, session_hash FROM analytics_rollup_sale_dirty WHERE ${since} AND session_hash != 0)
+)
+WHERE hour < toDateTime({before:String}, 'UTC')`,
+    query_params: { last_run: lastRun, before },
+  });
 }
 
 /** How long a process trusts the mark it read: an older mark only means more hours read from sessions. */
@@ -139,28 +165,10 @@ export async function sealedUntil(deps: Deps): Promise<number> {
   return value;
 }
 
-export const sealedParam = (sealedUntilMs: number) => ({ sealed: at(sealedUntilMs) });
-
-/**
- * The sealed periods a window [start, end) takes whole: the hours from the first hour
- * boundary at or after its start to the last at or before its end, below the mark
- * `{sealed}` (read as SESSION_WHERE reads the window, so both agree on every zone's
- * midnight), as whole UTC days where they cover one and hours at the edges. Rollups are
- * cut in UTC, so the bounds are taken there (toStartOfHour and toStartOfDay cut in the
- * time zone of their argument). An empty span
- * (nothing sealed yet, a window inside one hour) leaves every session to the read.
- */
-const SPAN_FROM = "toStartOfHour(toTimeZone(toDateTime({start:String}, {tz:String}), 'UTC') + 3599)";
-const SPAN_TO = "least(toStartOfHour(toTimeZone(toDateTime({end:String}, {tz:String}), 'UTC')), toDateTime({sealed:String}, 'UTC'))";
-const DAYS_FROM = `toStartOfDay(${SPAN_FROM} + 86399)`;
-const DAYS_TO = `toStartOfDay(${SPAN_TO})`;
-const PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)} AND (
-      (grain = 'day' AND period >= ${DAYS_FROM} AND period < ${DAYS_TO})
-      OR (grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO} AND NOT (period >= ${DAYS_FROM} AND period < ${DAYS_TO})))`;
 const SEALED = `${PERIODS} AND ${latest(PERIODS)}`;
 
 /** The window's played sessions outside its sealed hours. `where` selects the window's sessions (SESSION_WHERE). */
-const unsealed = (where: string) => `${where} AND bitTest(flags, 1) AND NOT (started >= ${SPAN_FROM} AND started < ${SPAN_TO})`;
+const unsealed = (where: string) => `${where} AND bitTest(flags, 1) AND ${outsideSealed("started")}`;
 
 /**
  * Retention of the default 100 buckets from the sealed periods of the window plus its

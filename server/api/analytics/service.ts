@@ -16,7 +16,8 @@ import {
 } from "./definitions.ts";
 import * as q from "./queries.ts";
 import type { CachedSummary, SummaryBody } from "./summary-cache.ts";
-import { sealedParam, sealedRetentionSql, type SealedRetentionRow, sealedUntil, summarySql } from "./rollups.ts";
+import { sealedParam } from "./periods.ts";
+import { sealedRetentionSql, type SealedRetentionRow, sealedUntil, summarySql } from "./rollups.ts";
 
 /** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {

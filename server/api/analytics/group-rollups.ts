@@ -1,0 +1,257 @@
+/**
+ * The seller metrics (metrics.ts) from sealed hours and days (0015_group_rollups.sql):
+ * the overview and the workspace overview (dimension 'video'), the breakdowns (a
+ * dimension of metrics.ts DIMENSIONS), and the videos' own sales ('sales'). rollups.ts
+ * seals these rows beside the summary's, with the same generations, marks and dirty hours.
+ *
+ * A read merges the sealed periods its window takes whole (periods.ts) with the window's
+ * other sessions, read as metrics.ts reads them, in one query. Money sealed with a session
+ * is kept per 15-minute slot of the sale, so the read counts the sales made inside its
+ * window, as metrics.ts does; the sales of the sessions it reads itself are attributed by
+ * metrics.ts attributeSales. Distinct viewers are merged HyperLogLog states (exact up to
+ * EXACT_VIEWERS_BELOW); startup quantiles come from a histogram of exact values.
+ */
+import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
+import { STARTUP_QUANTILES } from "./definitions.ts";
+import { DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
+import { latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam } from "./periods.ts";
+import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
+
+const agg = (name: string) => METRICS.find((m) => m.name === name)!.agg;
+
+/**
+ * Each fact of a group: its aggregate over sessions (metricsSql's columns), how rows merge
+ * keeping a state (a top-N's groups), and how they merge into the answer.
+ */
+const FACTS: { name: string; agg: string; state: string; final: string }[] = [
+  ...["impressions", "plays", "autoplays", "unmutes"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
+  {
+    name: "viewers",
+    agg: "uniqCombined64State(17)(if(device_h = 0, session_hash, device_h))",
+    state: "uniqCombined64MergeState(17)",
+    final: "uniqCombined64Merge(17)",
+  },
+  ...["watch_played_s", "buckets_played"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
+  { name: "cta_clicks", agg: agg("cta_clicks"), state: "sumMap", final: "sumMap" },
+  { name: "leads", agg: agg("leads"), state: "sum", final: "sum" },
+  // Each startup time once per session that had one: value -> sessions.
+  { name: "startups", agg: "sumMapIf(([startup], [toUInt64(1)]), startup > 0)", state: "sumMap", final: "sumMap" },
+  ...["stall_ms", "watch_all_s", "errors", "cta_sessions"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
+];
+
+/** Money traced to a group's sessions, per `<sale slot>|<currency>`, whenever the sale was made. */
+const MONEY = ["orders", "revenue", "played_orders"] as const;
+
+const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.join(", ")}`;
+
+/** The 15-minute slot (UTC) and currency of a sale: the key of the money maps. */
+const saleKey = (at: string, currency: string) => `concat(toString(toStartOfFifteenMinutes(toDateTime(${at}))), '|', ${currency})`;
+
+/**
+ * Each verified, non-test sale of the sessions in `sessions` (a subquery of their
+ * workspace_id, video_id, session_hash), one row per sale key as queries.ts
+ * salesByKey merges them, whenever it was made.
+ */
+function salesOfSessions(sessions: string): string {
+  return `
+    SELECT video_id, sale_hash, sumMap(map(k, toUInt64(1))) AS orders, sumMap(map(k, amount)) AS revenue
+    FROM (
+      SELECT video_id, max(verified) AS v, argMax(test, verified) AS t, maxIf(amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash,
+        ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k
+      FROM analytics_sales
+      WHERE (workspace_id, video_id) IN (SELECT DISTINCT workspace_id, video_id FROM (${sessions}))
+        AND session_hash IN (SELECT session_hash FROM (${sessions}))
+      GROUP BY video_id, sale_key
+    )
+    WHERE v AND NOT t AND sale_hash != 0
+    GROUP BY video_id, sale_hash`;
+}
+
+/** The hour rows of every group of the shown sessions in `where` (rows of analytics_sessions, by `started`). */
+export function sealGroupHoursSql(where: string): string {
+  const dims = [`('video', toString(video_id))`, ...Object.entries(DIMENSIONS).map(([name, sql]) => `('${name}', ${sql})`)].join(", ");
+  const keys = `SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`;
+  return `INSERT INTO analytics_group_rollups (${COLUMNS})
+SELECT workspace_id, video_id, dv.1 AS dimension, dv.2 AS value, 'hour', hour, {generation:UInt64}, ${RUN_STARTED},
+  ${FACTS.map((f) => f.agg).join(", ")}, sumMap(sold), sumMap(paid), sumMapIf(sold, play)
+FROM (
+  SELECT s.*, b.orders AS sold, b.revenue AS paid
+  FROM (
+    SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, ${sessionColumns("mask100")}
+    FROM analytics_sessions FINAL
+    WHERE ${where} AND ${SHOWN}
+  ) AS s
+  LEFT JOIN (${salesOfSessions(keys)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
+)
+ARRAY JOIN [${dims}] AS dv
+GROUP BY workspace_id, video_id, dimension, value, hour`;
+}
+
+/**
+ * The hour rows of each video's own sales made in `where` (rows of analytics_sales, by
+ * `created_at`), traced to a session or not. A sale's rows merge within the hour; its
+ * verified rows are one write (the ledger deduplicates postbacks), so they share it.
+ */
+export function sealSalesHoursSql(where: string): string {
+  return `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, orders, revenue)
+SELECT workspace_id, video_id, 'sales', '', 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, sumMap(map(k, toUInt64(1))), sumMap(map(k, amount))
+FROM (
+  SELECT workspace_id, video_id, toStartOfHour(toDateTime(created_at)) AS hour, max(verified) AS v, argMax(test, verified) AS t,
+    maxIf(amount, verified) AS amount, ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k
+  FROM analytics_sales
+  WHERE ${where}
+  GROUP BY workspace_id, video_id, hour, sale_key
+)
+WHERE v AND NOT t
+GROUP BY workspace_id, video_id, hour`;
+}
+
+const GROUP_KEYS = "video_id, dimension, grain, period";
+
+/** The day rows merged from the (latest) hour rows that `where` selects. */
+export function sealGroupDaysSql(where: string): string {
+  const hours = `grain = 'hour' AND ${where}`;
+  return `INSERT INTO analytics_group_rollups (${COLUMNS})
+SELECT workspace_id, video_id, dimension, value, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED},
+  ${FACTS.map((f) => `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")}
+FROM analytics_group_rollups
+WHERE ${hours} AND ${latest(hours, "analytics_group_rollups", GROUP_KEYS)}
+GROUP BY workspace_id, video_id, dimension, value, day`;
+}
+
+/** The latest rows of one dimension's sealed periods that the window takes whole. */
+const SEALED = `dimension = {dimension:String} AND ${PERIODS} AND ${latest(`dimension = {dimension:String} AND ${PERIODS}`, "analytics_group_rollups", GROUP_KEYS)}`;
+
+/** A money map's sales made inside the window, per currency. */
+const inWindow = (m: string) => {
+  const utc = (local: string) => `toString(toTimeZone(toDateTime({${local}:String}, {tz:String}), 'UTC'))`;
+  return `mapApply((k, v) -> (substring(k, 21), v), mapFilter((k, v) -> substring(k, 1, 19) >= ${utc("start")} AND substring(k, 1, 19) < ${utc("end")}, ${m}))`;
+};
+
+/**
+ * The metrics per group (video or dimension value) from the sealed periods and the other
+ * sessions of the window; with `top`, as metricsSql's top-N. Columns: metricsSql's, with
+ * `viewers` merged, `startups` (value -> sessions) for the quantiles, `sealed_*` (money of
+ * the sealed sessions per currency) and `buyers` (of the sessions read).
+ */
+export function groupRollupSql(s: Scope, group: Exclude<GroupBy, { kind: "split_test" }>, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
+  const dimension = group.kind === "video" ? "video" : group.dimension;
+  const g = group.kind === "video" ? "toString(video)" : "g";
+  const union = `
+  SELECT value AS g, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")},
+    CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers
+  FROM analytics_group_rollups WHERE ${SEALED}
+  UNION ALL
+  SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
+    CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought)
+  FROM (${sessionsSql(group, masks, ` AND ${outsideSealed("started")}`)})
+  GROUP BY g`;
+  const merged = (how: "state" | "final") => [
+    ...FACTS.map((f) => `${f[how]}(${f.name}) AS ${f.name}`),
+    ...MONEY.map((m) => `sumMap(${m}) AS ${m}`),
+    "groupArrayArray(buyers) AS buyers",
+  ];
+  const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension, top: top ?? 0 };
+  if (top === undefined) return { query: `SELECT g, 0 AS other, ${merged("final").join(", ")} FROM (${union}) GROUP BY g`, query_params: params };
+  return {
+    query: `SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${merged("final").join(", ")}
+FROM (
+  SELECT g, ${merged("state").join(", ")}, row_number() OVER (ORDER BY impressions DESC, g) AS rank
+  FROM (${union})
+  GROUP BY g
+)
+GROUP BY value, other
+ORDER BY other, impressions DESC, value`,
+    query_params: params,
+  };
+}
+
+/** Each video's own sales made in the window (per currency): sealed hours and days, and the rest of the window's sales rows. */
+export function soldSql(s: Scope, sealedUntilMs: number): Sql {
+  return {
+    query: `
+SELECT video_id, sumMap(o) AS orders, sumMap(r) AS revenue
+FROM (
+  SELECT video_id, ${inWindow("orders")} AS o, ${inWindow("revenue")} AS r FROM analytics_group_rollups WHERE ${SEALED}
+  UNION ALL
+  SELECT video_id, map(sale_currency, toUInt64(1)), map(sale_currency, amount)
+  FROM (${salesByKey(` AND ${outsideSealed("created_at")}`)})
+  WHERE is_verified AND NOT is_test
+)
+GROUP BY video_id`,
+    query_params: { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension: "sales" },
+  };
+}
+
+/** The sales rows of the window whose sessions the read takes from analytics_sessions (not sealed), for attributeSales. */
+export function unsealedSalesSql(s: Scope, sealedUntilMs: number): Sql {
+  const sessions = `SELECT session_hash FROM analytics_sessions WHERE ${SESSION_WHERE} AND ${outsideSealed("started")}`;
+  return {
+    query: `SELECT video_id, sale_hash, sale_currency AS currency, amount FROM (${salesByKey(` AND session_hash IN (${sessions})`)}) WHERE is_verified AND NOT is_test`,
+    query_params: { ...salesParams(s), ...sealedParam(sealedUntilMs) },
+  };
+}
+
+/**
+ * quantilesExact over values given as a histogram (value -> how many), as ClickHouse
+ * computes it over the values themselves: the element at index floor(level * n) of the n
+ * sorted values (the last for level 1).
+ */
+export function quantilesOfHistogram(values: number[], counts: number[], levels: number[]): number[] {
+  const order = values.map((v, i) => [v, counts[i]!] as const).sort((a, b) => a[0] - b[0]);
+  const n = order.reduce((sum, [, c]) => sum + c, 0);
+  return levels.map((level) => {
+    const index = level < 1 ? Math.floor(level * n) : n - 1;
+    let seen = 0;
+    for (const [value, count] of order) {
+      seen += count;
+      if (seen > index) return value;
+    }
+    return Number.NaN;
+  });
+}
+
+const LEVELS = STARTUP_QUANTILES.split(",").map(Number);
+
+export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "startup_count" | "startup_q" | "orders" | "revenue" | "played_orders"> {
+  viewers: number | string;
+  startups: [number[], (number | string)[]];
+  orders: Record<string, number | string>;
+  revenue: Record<string, number | string>;
+  played_orders: Record<string, number | string>;
+}
+
+/**
+ * A row of groupRollupSql as metricsSql's, with the money of its sealed sessions kept
+ * aside (addSealedSales). `played_buyers` counts only the sessions read (split-test
+ * reports, which need it, read every session).
+ */
+export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: Pick<GroupRollupRow, "orders" | "revenue" | "played_orders"> } {
+  const { viewers: distinct, startups, orders, revenue, played_orders, ...rest } = row;
+  const [values, counts] = startups;
+  const n = counts.map(Number);
+  const viewers = Number(distinct);
+  return {
+    ...rest,
+    unique_viewers: viewers,
+    unique_viewers_exact: viewers < EXACT_VIEWERS_BELOW,
+    startup_count: n.reduce((a, b) => a + b, 0),
+    startup_q: quantilesOfHistogram(values.map(Number), n, LEVELS),
+    orders: {},
+    revenue: {},
+    played_orders: 0,
+    played_buyers: 0,
+    sealed: { orders, revenue, played_orders },
+  };
+}
+
+/** Adds the money of the sealed sessions to a row whose read sessions' sales attributeSales added. */
+export function addSealedSales(row: MetricsRow & { sealed: Pick<GroupRollupRow, "orders" | "revenue" | "played_orders"> }): MetricsRow {
+  const { sealed, ...rest } = row;
+  const orders = { ...rest.orders };
+  const revenue = { ...rest.revenue };
+  for (const [currency, v] of Object.entries(sealed.orders)) orders[currency] = (orders[currency] ?? 0) + Number(v);
+  for (const [currency, v] of Object.entries(sealed.revenue)) revenue[currency] = (revenue[currency] ?? 0) + Number(v);
+  const played = Object.values(sealed.played_orders).reduce<number>((sum, v) => sum + Number(v), 0);
+  return { ...rest, orders, revenue, played_orders: rest.played_orders + played };
+}

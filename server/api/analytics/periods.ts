@@ -1,0 +1,41 @@
+/**
+ * What the sealed periods of the rollups (rollups.ts, group-rollups.ts) share: how a seal
+ * stamps its rows, how a read takes each period's latest generation, and which periods a
+ * window takes whole.
+ */
+
+/** A UTC instant as ClickHouse's DateTime text, and back. */
+export const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+export const msOf = (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
+
+/** When a seal's rows were read: its run's start, so of two runs sealing one period at once the later-started wins. */
+export const RUN_STARTED = "toDateTime64({run:String}, 3, 'UTC')";
+
+/**
+ * The latest generation of each period that `where` selects in `table` (`keys`: what a
+ * seal writes one generation of): a period sealed twice counts once.
+ */
+export const latest = (where: string, table = "analytics_rollups", keys = "video_id, grain, period") => `(${keys}, generation) IN (
+      SELECT ${keys}, argMax(generation, sealed_at) FROM ${table} WHERE ${where} GROUP BY ${keys})`;
+
+export const sealedParam = (sealedUntilMs: number) => ({ sealed: at(sealedUntilMs) });
+
+/**
+ * The sealed periods a window [start, end) takes whole: the hours from the first hour
+ * boundary at or after its start to the last at or before its end, below the mark
+ * `{sealed}` (read as SESSION_WHERE reads the window, so both agree on every zone's
+ * midnight), as whole UTC days where they cover one and hours at the edges. Rollups are
+ * cut in UTC, so the bounds are taken there (toStartOfHour and toStartOfDay cut in the
+ * time zone of their argument). An empty span
+ * (nothing sealed yet, a window inside one hour) leaves every session to the read.
+ */
+export const SPAN_FROM = "toStartOfHour(toTimeZone(toDateTime({start:String}, {tz:String}), 'UTC') + 3599)";
+export const SPAN_TO = "least(toStartOfHour(toTimeZone(toDateTime({end:String}, {tz:String}), 'UTC')), toDateTime({sealed:String}, 'UTC'))";
+const DAYS_FROM = `toStartOfDay(${SPAN_FROM} + 86399)`;
+const DAYS_TO = `toStartOfDay(${SPAN_TO})`;
+export const PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)} AND (
+      (grain = 'day' AND period >= ${DAYS_FROM} AND period < ${DAYS_TO})
+      OR (grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO} AND NOT (period >= ${DAYS_FROM} AND period < ${DAYS_TO})))`;
+
+/** Rows whose time `column` falls outside the sealed periods the window takes whole (the window's own bounds are the caller's). */
+export const outsideSealed = (column: string) => `NOT (${column} >= ${SPAN_FROM} AND ${column} < ${SPAN_TO})`;
