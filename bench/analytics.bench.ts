@@ -259,7 +259,13 @@ async function growth(): Promise<void> {
     await settle();
     console.log(`${size.toLocaleString("en-US")} events: generated in ${generateS.toFixed(1)} s, sealed in ${sealS.toFixed(1)} s`);
     for (const [name, run] of Object.entries(reads)) {
+      // The process's peak resident memory while the read runs: the app's and the embedded engine's.
+      let peak = process.memoryUsage.rss();
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 10);
       const t = await timed(run);
+      clearInterval(sampler);
       if (!first.has(name)) first.set(name, t.p95);
       rows.push({
         read: name,
@@ -268,6 +274,7 @@ async function growth(): Promise<void> {
         "p95 ms": round(t.p95),
         [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(t.p95 / first.get(name)!).toFixed(2)}x`,
         "seal s": round(sealS),
+        "peak RSS MiB": Math.round(peak / 1048576),
       });
     }
     have = size;
@@ -299,6 +306,7 @@ async function growth(): Promise<void> {
     "p95 ms": "",
     [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(withViews / withoutViews).toFixed(2)}x`,
     "seal s": "",
+    "peak RSS MiB": "",
   });
   await report("analytics-growth", `Analytics reads of one video as its events grow (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`, rows, {
     sizes: GROWTH_SIZES,

@@ -218,4 +218,52 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     ).json<Record<string, string>>();
     for (const n of Object.values(groups!)) expect(Number(n)).toBeGreaterThan(3);
   });
+
+  test("a group of more startup times than a sealed row keeps answers from its t-digest, within 1 %", async () => {
+    const { ch } = await getEngines();
+    const ws = 5_000 + Math.floor(Math.random() * 1_000_000);
+    let now = BASE_MS + 30 * 3_600_000;
+    const deps = { ch, clock: { now: () => now } } as unknown as Deps;
+    const session = (i: number): GenSession => ({
+      video: 1,
+      startMinute: i % (20 * 60),
+      played: true,
+      ranges: [[0, 30]],
+      laterMinute: 0,
+      completed: false,
+      source: "",
+      country: "",
+      // A long tail, as startup times have: 300 ms to a few seconds.
+      startupMs: 300 + ((i * 7919) % 97) * (1 + (i % 5)) * 7,
+      cta: null,
+      lead: false,
+      sale: null,
+    });
+    const sessions = Array.from({ length: 1_500 }, (_, i) => session(i));
+    await insertEventRows(
+      ch,
+      sessions.flatMap((s, i) => rowsOf(ws, s, i, 0)),
+    );
+    await sealRollups(deps);
+    now += 60_000;
+    const w = resolveWindow(now, { from: "2026-11-10", to: "2026-11-10", tz: "UTC" }, 30);
+    const scope = { workspaceId: ws, videoIds: [1], start: w.start, end: w.end, tz: w.tz };
+    const sealed = (await computeVideoMetrics(deps, scope, [])).get(1)!;
+    const exact = (await computeVideoMetrics(deps, scope, [], { sealed: false })).get(1)!;
+    expect(sealed.plays).toBe(1_500);
+    for (const q of ["p50", "p95"] as const) {
+      expect(Math.abs(sealed.startup_time_ms[q]! - exact.startup_time_ms[q]!)).toBeLessThanOrEqual(0.01 * exact.startup_time_ms[q]!);
+    }
+    // The hours were sealed without their startup times: the answer came from the digest.
+    const [kept] = await (
+      await ch.query({
+        query:
+          "SELECT sum(length(startups)) AS kept, sum(startup_count) AS n FROM analytics_group_rollups WHERE workspace_id = {ws:UInt64} AND dimension = 'video' AND grain = 'day'",
+        query_params: { ws },
+        format: "JSONEachRow",
+      })
+    ).json<{ kept: string; n: string }>();
+    expect(Number(kept!.n)).toBeGreaterThan(256);
+    expect(Number(kept!.kept)).toBe(0);
+  });
 });

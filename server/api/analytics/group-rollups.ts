@@ -14,16 +14,20 @@
 import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
 import { DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
-import { latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam } from "./periods.ts";
+import { latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
 import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
 
 const agg = (name: string) => METRICS.find((m) => m.name === name)!.agg;
 
+/** A sealed row keeps its startup times while it holds at most this many (README "How fresh, how exact"). */
+const EXACT_STARTUPS_UP_TO = 256;
+
 /**
- * Each fact of a group: its aggregate over sessions (metricsSql's columns), how rows merge
- * keeping a state (a top-N's groups), and how they merge into the answer.
+ * Each fact of a group: its aggregate over sessions (metricsSql's columns), how hour rows
+ * merge into a day row keeping a state, and how rows merge into the answer; `seal` and
+ * `day`, where a sealed row keeps less than the read of its sessions would.
  */
-const FACTS: { name: string; agg: string; state: string; final: string }[] = [
+const FACTS: { name: string; agg: string; state: string; final: string; seal?: string; day?: string }[] = [
   ...["impressions", "plays", "autoplays", "unmutes"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
   {
     name: "viewers",
@@ -34,8 +38,23 @@ const FACTS: { name: string; agg: string; state: string; final: string }[] = [
   ...["watch_played_s", "buckets_played"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
   { name: "cta_clicks", agg: agg("cta_clicks"), state: "sumMap", final: "sumMap" },
   { name: "leads", agg: agg("leads"), state: "sum", final: "sum" },
-  // Each startup time once per session that had one: value -> sessions.
-  { name: "startups", agg: "sumMapIf(([startup], [toUInt64(1)]), startup > 0)", state: "sumMap", final: "sumMap" },
+  { name: "startup_count", agg: agg("startup_count"), state: "sum", final: "sum" },
+  // The startup times themselves while a row holds few: a read whose rows all kept them answers exactly.
+  {
+    name: "startups",
+    agg: "groupArrayIf(startup, startup > 0)",
+    seal: `if(countIf(startup > 0) <= ${EXACT_STARTUPS_UP_TO}, groupArrayIf(startup, startup > 0), [])`,
+    day: `if(sum(startup_count) <= ${EXACT_STARTUPS_UP_TO}, groupArrayArray(startups), [])`,
+    state: "groupArrayArray",
+    final: "groupArrayArray",
+  },
+  // And always a t-digest of them: mergeable in a few kilobytes, its quantiles within a fraction of a percent.
+  {
+    name: "startups_digest",
+    agg: `quantilesTDigestStateIf(${STARTUP_QUANTILES})(startup, startup > 0)`,
+    state: `quantilesTDigestMergeState(${STARTUP_QUANTILES})`,
+    final: `quantilesTDigestMerge(${STARTUP_QUANTILES})`,
+  },
   ...["stall_ms", "watch_all_s", "errors", "cta_sessions"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
 ];
 
@@ -73,7 +92,7 @@ export function sealGroupHoursSql(where: string): string {
   const keys = `SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`;
   return `INSERT INTO analytics_group_rollups (${COLUMNS})
 SELECT workspace_id, video_id, dv.1 AS dimension, dv.2 AS value, 'hour', hour, {generation:UInt64}, ${RUN_STARTED},
-  ${FACTS.map((f) => f.agg).join(", ")}, sumMap(sold), sumMap(paid), sumMapIf(sold, play)
+  ${FACTS.map((f) => f.seal ?? f.agg).join(", ")}, sumMap(sold), sumMap(paid), sumMapIf(sold, play)
 FROM (
   SELECT s.*, b.orders AS sold, b.revenue AS paid
   FROM (
@@ -113,7 +132,7 @@ export function sealGroupDaysSql(where: string): string {
   const hours = `grain = 'hour' AND ${where}`;
   return `INSERT INTO analytics_group_rollups (${COLUMNS})
 SELECT workspace_id, video_id, dimension, value, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED},
-  ${FACTS.map((f) => `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")}
+  ${FACTS.map((f) => f.day ?? `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")}
 FROM analytics_group_rollups
 WHERE ${hours} AND ${latest(hours, "analytics_group_rollups", GROUP_KEYS)}
 GROUP BY workspace_id, video_id, dimension, value, day`;
@@ -131,12 +150,14 @@ const inWindow = (m: string) => {
 /**
  * The metrics per group (video or dimension value) from the sealed periods and the other
  * sessions of the window; with `top`, as metricsSql's top-N. Columns: metricsSql's, with
- * `viewers` merged, `startups` (value -> sessions) for the quantiles, `sealed_*` (money of
- * the sealed sessions per currency) and `buyers` (of the sessions read).
+ * `viewers` merged, `startup_q` (exact while every row kept its startup times, else from
+ * their digests), the money of the sealed sessions per currency, and `buyers` (of the
+ * sessions read).
  */
 export function groupRollupSql(s: Scope, group: Exclude<GroupBy, { kind: "split_test" }>, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
   const dimension = group.kind === "video" ? "video" : group.dimension;
   const g = group.kind === "video" ? "toString(video)" : "g";
+  const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
   const union = `
   SELECT value AS g, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")},
     CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers
@@ -144,22 +165,28 @@ export function groupRollupSql(s: Scope, group: Exclude<GroupBy, { kind: "split_
   UNION ALL
   SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
     CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought)
-  FROM (${sessionsSql(group, masks, ` AND ${outsideSealed("started")}`)})
+  FROM (${unsealedSessions})
   GROUP BY g`;
-  const merged = (how: "state" | "final") => [
-    ...FACTS.map((f) => `${f[how]}(${f.name}) AS ${f.name}`),
+  const merged = [
+    ...FACTS.filter((f) => !f.name.startsWith("startups")).map((f) => `${f.final}(${f.name}) AS ${f.name}`),
+    // quantilesExact over the kept times when every row kept them, as metricsSql computes it; else the digest's, to the millisecond.
+    `if(length(groupArrayArray(startups)) = startup_count, arrayReduce('quantilesExact(${STARTUP_QUANTILES})', groupArrayArray(startups)),
+      arrayMap(q -> round(q), quantilesTDigestMerge(${STARTUP_QUANTILES})(startups_digest))) AS startup_q`,
     ...MONEY.map((m) => `sumMap(${m}) AS ${m}`),
     "groupArrayArray(buyers) AS buyers",
   ];
   const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension, top: top ?? 0 };
-  if (top === undefined) return { query: `SELECT g, 0 AS other, ${merged("final").join(", ")} FROM (${union}) GROUP BY g`, query_params: params };
+  if (top === undefined) return { query: `SELECT g, 0 AS other, ${merged.join(", ")} FROM (${union}) GROUP BY g`, query_params: params };
+  // The top groups by impressions first (a light pass), so each fact merges once into its row: a distinct-viewer
+  // state per shown row, not per value.
+  const impressions = `
+  SELECT value AS g, impressions FROM analytics_group_rollups WHERE ${SEALED}
+  UNION ALL
+  SELECT ${g} AS g, count() AS impressions FROM (${unsealedSessions}) GROUP BY g`;
   return {
-    query: `SELECT if(rank <= {top:UInt32}, g, '') AS value, rank > {top:UInt32} AS other, ${merged("final").join(", ")}
-FROM (
-  SELECT g, ${merged("state").join(", ")}, row_number() OVER (ORDER BY impressions DESC, g) AS rank
-  FROM (${union})
-  GROUP BY g
-)
+    query: `WITH ranked AS (SELECT g FROM (${impressions}) GROUP BY g ORDER BY sum(impressions) DESC, g LIMIT {top:UInt32})
+SELECT if(g IN ranked, g, '') AS value, g NOT IN ranked AS other, ${merged.join(", ")}
+FROM (${union})
 GROUP BY value, other
 ORDER BY other, impressions DESC, value`,
     query_params: params,
@@ -183,39 +210,24 @@ GROUP BY video_id`,
   };
 }
 
-/** The sales rows of the window whose sessions the read takes from analytics_sessions (not sealed), for attributeSales. */
+/**
+ * The sales rows of the window whose sessions the read takes from analytics_sessions (not
+ * sealed), for attributeSales. session_hash is no key of analytics_sales: trying the set
+ * on the index made this read three times slower.
+ */
 export function unsealedSalesSql(s: Scope, sealedUntilMs: number): Sql {
   const sessions = `SELECT session_hash FROM analytics_sessions WHERE ${SESSION_WHERE} AND ${outsideSealed("started")}`;
   return {
-    query: `SELECT video_id, sale_hash, sale_currency AS currency, amount FROM (${salesByKey(` AND session_hash IN (${sessions})`)}) WHERE is_verified AND NOT is_test`,
+    query: `SELECT video_id, sale_hash, sale_currency AS currency, amount
+FROM (${salesByKey(` AND created_at >= ${UNSEALED_SALES_FROM} AND session_hash IN (${sessions})`)})
+WHERE is_verified AND NOT is_test
+SETTINGS use_index_for_in_with_subqueries = 0`,
     query_params: { ...salesParams(s), ...sealedParam(sealedUntilMs) },
   };
 }
 
-/**
- * quantilesExact over values given as a histogram (value -> how many), as ClickHouse
- * computes it over the values themselves: the element at index floor(level * n) of the n
- * sorted values (the last for level 1).
- */
-export function quantilesOfHistogram(values: number[], counts: number[], levels: number[]): number[] {
-  const order = values.map((v, i) => [v, counts[i]!] as const).sort((a, b) => a[0] - b[0]);
-  const n = order.reduce((sum, [, c]) => sum + c, 0);
-  return levels.map((level) => {
-    const index = level < 1 ? Math.floor(level * n) : n - 1;
-    let seen = 0;
-    for (const [value, count] of order) {
-      seen += count;
-      if (seen > index) return value;
-    }
-    return Number.NaN;
-  });
-}
-
-const LEVELS = STARTUP_QUANTILES.split(",").map(Number);
-
-export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "startup_count" | "startup_q" | "orders" | "revenue" | "played_orders"> {
+export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "orders" | "revenue" | "played_orders"> {
   viewers: number | string;
-  startups: [number[], (number | string)[]];
   orders: Record<string, number | string>;
   revenue: Record<string, number | string>;
   played_orders: Record<string, number | string>;
@@ -227,16 +239,12 @@ export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "sta
  * reports, which need it, read every session).
  */
 export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: Pick<GroupRollupRow, "orders" | "revenue" | "played_orders"> } {
-  const { viewers: distinct, startups, orders, revenue, played_orders, ...rest } = row;
-  const [values, counts] = startups;
-  const n = counts.map(Number);
+  const { viewers: distinct, orders, revenue, played_orders, ...rest } = row;
   const viewers = Number(distinct);
   return {
     ...rest,
     unique_viewers: viewers,
     unique_viewers_exact: viewers < EXACT_VIEWERS_BELOW,
-    startup_count: n.reduce((a, b) => a + b, 0),
-    startup_q: quantilesOfHistogram(values.map(Number), n, LEVELS),
     orders: {},
     revenue: {},
     played_orders: 0,

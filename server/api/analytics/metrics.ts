@@ -63,14 +63,15 @@ export interface MaskPlan {
  * session is shown when any of its rows was. Its watched mask is the 100-bucket one of
  * retention: the stored one when every row was written with the video's duration, else
  * built from its ranges over D. `bought`: the scope has a sale row with its session (any
- * sale: attributeSales keeps the counted ones).
+ * sale: attributeSales keeps the counted ones). `extra` and `salesExtra`: more conditions on
+ * the sessions and on those sales (` AND ...`).
  */
-export function sessionsSql(group: GroupBy, masks: MaskPlan, extra = ""): string {
+export function sessionsSql(group: GroupBy, masks: MaskPlan, extra = "", salesExtra = ""): string {
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
   SELECT ${g}${sessionColumns(masks.storedMasks ? "mask100" : undefined)},
-    session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0) AS bought
+    session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0${salesExtra}) AS bought
   FROM analytics_sessions FINAL
   WHERE ${SESSION_WHERE} AND ${SHOWN}${extra}`;
 }

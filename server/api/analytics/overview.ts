@@ -48,22 +48,31 @@ export interface ReadOptions {
 /**
  * The metrics per group of the scope's sessions, with their sales: from the sealed hours
  * and days plus the other sessions (group-rollups.ts) once something is sealed and the
- * stored masks hold, else from every session (metrics.ts).
+ * stored masks hold, else from every session (metrics.ts). The sealed read starts before
+ * the mask plan is known (the masks hold but for a re-encoded video) and is dropped when
+ * they do not.
  */
 export async function groupRows(
   deps: Deps,
   scope: q.Scope,
   group: { kind: "video" } | { kind: "dimension"; dimension: Dimension },
-  plan: MaskPlan,
+  masks: MaskPlan | Promise<MaskPlan>,
   top?: number,
   options: ReadOptions = {},
 ): Promise<MetricsRow[]> {
   const sealed = options.sealed === false ? 0 : await sealedUntil(deps);
-  if (sealed === 0 || !plan.storedMasks) return readMetrics(deps.ch, scope, group, plan, top);
-  const [found, sold] = await Promise.all([
-    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, plan, sealed, top)),
+  if (sealed === 0) return readMetrics(deps.ch, scope, group, masks, top);
+  const stored = { durations: new Map(), storedMasks: true };
+  const read = Promise.all([
+    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, stored, sealed, top)),
     q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealed)),
   ]);
+  const plan = await masks;
+  if (!plan.storedMasks) {
+    read.catch(() => {});
+    return readMetrics(deps.ch, scope, group, plan, top);
+  }
+  const [found, sold] = await read;
   return attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales);
 }
 
@@ -78,15 +87,19 @@ async function videoSales(deps: Deps, scope: q.Scope, options: ReadOptions): Pro
 
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend, options: ReadOptions = {}): Promise<Map<number, GroupMetrics>> {
-  const [plan, sales] = await Promise.all([maskPlan(deps, scope), videoSales(deps, scope, options)]);
-  const rows = await groupRows(deps, scope, { kind: "video" }, plan, undefined, options);
+  const plan = maskPlan(deps, scope);
+  const [rows, sales, { durations }] = await Promise.all([
+    groupRows(deps, scope, { kind: "video" }, plan, undefined, options),
+    videoSales(deps, scope, options),
+    plan,
+  ]);
   const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
       id,
       groupMetrics(
         byVideo.get(id),
-        plan.durations.has(id),
+        durations.has(id),
         sales.get(id) ?? { orders: {}, revenue: {} },
         spendIn(spend, (s) => s.videoId === id),
       ),
@@ -103,9 +116,9 @@ export interface BreakdownRow extends GroupMetrics {
 
 /** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
 export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend, options: ReadOptions = {}): Promise<BreakdownRow[]> {
-  const plan = await maskPlan(deps, scope);
-  const rows = await groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, options);
-  const hasDuration = scope.videoIds.some((id) => plan.durations.has(id));
+  const plan = maskPlan(deps, scope);
+  const [rows, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, options), plan]);
+  const hasDuration = scope.videoIds.some((id) => durations.has(id));
   return rows.map((r) => {
     const other = Number(r.other) === 1;
     const value = r.value ?? "";

@@ -37,5 +37,16 @@ export const PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array
       (grain = 'day' AND period >= ${DAYS_FROM} AND period < ${DAYS_TO})
       OR (grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO} AND NOT (period >= ${DAYS_FROM} AND period < ${DAYS_TO})))`;
 
+/** The window's start, in UTC. */
+const START_UTC = "toTimeZone(toDateTime({start:String}, {tz:String}), 'UTC')";
+
+/**
+ * The earliest sale of a session the read takes from analytics_sessions rather than sealed
+ * periods: those sessions start after the sealed span, unless the window has an edge
+ * before it (a window starting inside an hour) or nothing sealed, and a sale is made after
+ * its session started (an hour of slack for clocks).
+ */
+export const UNSEALED_SALES_FROM = `if(${SPAN_FROM} > ${START_UTC} OR ${SPAN_TO} <= ${SPAN_FROM}, ${START_UTC}, ${SPAN_TO} - 3600)`;
+
 /** Rows whose time `column` falls outside the sealed periods the window takes whole (the window's own bounds are the caller's). */
 export const outsideSealed = (column: string) => `NOT (${column} >= ${SPAN_FROM} AND ${column} < ${SPAN_TO})`;

@@ -12,8 +12,9 @@
 --   inside its window (a window's edges are slot boundaries in every time zone).
 -- - `dimension` 'sales' (value ''): the video's verified, non-test sales made in the
 --   period, traced to a session or not: the overview's orders and revenue.
--- Distinct viewers are a HyperLogLog state (exact up to 4,096); the startup times are a
--- histogram of exact values, so their quantiles stay exact.
+-- Distinct viewers are a HyperLogLog state (exact up to 4,096). Startup times are kept
+-- as they are in a row of at most 256, so small groups' quantiles stay exact, and always
+-- as a t-digest, which larger groups read.
 CREATE TABLE IF NOT EXISTS analytics_group_rollups (
   workspace_id   UInt64,
   video_id       UInt64,
@@ -32,7 +33,9 @@ CREATE TABLE IF NOT EXISTS analytics_group_rollups (
   buckets_played UInt64,
   cta_clicks     Map(UInt8, UInt64),
   leads          UInt64,
-  startups       Tuple(Array(Float64), Array(UInt64)),
+  startup_count  UInt64,
+  startups       Array(Float64),
+  startups_digest AggregateFunction(quantilesTDigest(0.5, 0.95), Float64),
   stall_ms       Float64,
   watch_all_s    Float64,
   errors         UInt64,
