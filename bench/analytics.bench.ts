@@ -32,6 +32,7 @@ import { connectClickHouse, migrateClickHouse, splitStatements } from "../server
 import { OVERVIEW_TOP_VALUES } from "../server/api/analytics/definitions.ts";
 import { metricsSql, salesSql } from "../server/api/analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../server/api/analytics/overview.ts";
+import { growthReads } from "./lib/growth-reads.ts";
 import * as q from "../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
 import { sealedParam } from "../server/api/analytics/periods.ts";
@@ -62,7 +63,7 @@ const GROWTH = process.env.GROWTH === "1";
 const GROWTH_SIZES = (process.env.GROWTH_SIZES ?? "1000000,10000000,100000000").split(",").map(Number);
 
 const dir = await mkdtemp(join(tmpdir(), "frameline-analytics-bench-"));
-const ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
+let ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
 let native: Session | undefined;
 
 try {
@@ -238,14 +239,7 @@ async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: n
  */
 async function growth(): Promise<void> {
   const deps = { ch, clock: { now: () => NOW_MS } } as unknown as Deps;
-  const window = resolveWindow(NOW_MS, { from: FROM, to: TO }, 30);
-  const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [1], start: window.start, end: window.end, tz: window.tz };
-  const reads: Record<string, () => Promise<unknown>> = {
-    summary: () => computeSummary(deps, WORKSPACE, 1, "video-1", window),
-    "retention (100 buckets)": () => computeRetention(deps, scope, 100),
-    "seller overview": () => computeVideoMetrics(deps, scope, []),
-    "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
-  };
+  const reads = growthReads(ch, NOW_MS, FROM, TO);
   const everything = Number.MAX_SAFE_INTEGER;
   const first = new Map<string, number>();
   const rows: Row[] = [];
@@ -262,13 +256,7 @@ async function growth(): Promise<void> {
     await settle();
     console.log(`${size.toLocaleString("en-US")} events: generated in ${generateS.toFixed(1)} s, sealed in ${sealS.toFixed(1)} s`);
     for (const [name, run] of Object.entries(reads)) {
-      // The process's peak resident memory while the read runs: the app's and the embedded engine's.
-      let peak = process.memoryUsage.rss();
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss());
-      }, 10);
       const t = await timed(run);
-      clearInterval(sampler);
       if (!first.has(name)) first.set(name, t.p95);
       rows.push({
         read: name,
@@ -277,11 +265,21 @@ async function growth(): Promise<void> {
         "p95 ms": round(t.p95),
         [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(t.p95 / first.get(name)!).toFixed(2)}x`,
         "seal s": round(sealS),
-        "peak RSS MiB": Math.round(peak / 1048576),
+        "read process peak RSS MiB": "",
       });
     }
     have = size;
   }
+  // The memory of the service during each read at the largest size: a process that opens the store and runs it (bench/lib/read-memory.ts).
+  await ch.close();
+  for (const name of Object.keys(reads)) {
+    const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "lib", "read-memory.ts"), join(dir, "clickhouse"), name, String(NOW_MS), FROM, TO]);
+    const measured = JSON.parse(child.stdout.toString().trim().split("\n").pop() ?? "{}") as { opened_mib?: number; peak_mib?: number };
+    const row = rows.findLast((r) => r.read === name)!;
+    row["read process peak RSS MiB"] =
+      measured.peak_mib === undefined ? `failed: ${child.stderr.toString().slice(0, 200)}` : `${measured.peak_mib} (${measured.opened_mib} opened)`;
+  }
+  ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
   // Alternating rounds of half a million events with the rollups' views and without them.
   const schema = (file: string) => Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", file)).text();
   const views = splitStatements(`${await schema("0013_rollups.sql")}\n${await schema("0015_group_rollups.sql")}`).filter((st) =>
@@ -309,7 +307,7 @@ async function growth(): Promise<void> {
     "p95 ms": "",
     [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(withViews / withoutViews).toFixed(2)}x`,
     "seal s": "",
-    "peak RSS MiB": "",
+    "read process peak RSS MiB": "",
   });
   await report("analytics-growth", `Analytics reads of one video as its events grow (30-day window, p50/p95 of ${RUNS} runs, cache bypassed)`, rows, {
     sizes: GROWTH_SIZES,

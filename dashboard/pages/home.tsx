@@ -10,7 +10,7 @@ import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { ErrorBox, Field, Link, PageTitle, Pager, useAsync, TableHead, Select, BarCell } from "../components.tsx";
 import { navigate } from "../router.ts";
-import { money, num, pct, type SellerMetrics } from "../seller-format.ts";
+import { FRESHNESS, money, num, pct, type SellerMetrics } from "../seller-format.ts";
 import { Stat } from "./seller.tsx";
 import { change, daysIn, daysOf, PRESETS, presetWindow, previousWindow, totalsOf, type Preset, type Totals, type Window } from "../business.ts";
 import type { WatchingNow as Live, WorkspaceOverview as Overview, WorkspaceOverviewRow as Row } from "../../contract/api.ts";
@@ -130,6 +130,9 @@ export function Home({ query }: { query: URLSearchParams }) {
         </form>
         <p class="hint" data-window={`${w.from}/${w.to}`}>
           {w.from === w.to ? w.from : `${w.from} to ${w.to}`} (UTC), compared with {before.from === before.to ? before.from : `${before.from} to ${before.to}`}.
+        </p>
+        <p class="hint" data-freshness>
+          {FRESHNESS}
         </p>
       </div>
 

@@ -1,0 +1,25 @@
+/**
+ * The four reads the analytics growth mode times (bench/analytics.bench.ts), of video 1 of
+ * workspace 1 over a 30-day window: shared with the process that measures their memory
+ * (read-memory.ts), so both run the same calls.
+ */
+import { computeBreakdown, computeVideoMetrics } from "../../server/api/analytics/overview.ts";
+import type { Scope } from "../../server/api/analytics/queries.ts";
+import { computeRetention, computeSummary } from "../../server/api/analytics/service.ts";
+import type { Deps } from "../../server/deps.ts";
+import { resolveWindow } from "../../server/http/window.ts";
+import type { Ch } from "../../server/storage/clickhouse.ts";
+
+export const GROWTH_WORKSPACE = 1;
+
+export function growthReads(ch: Ch, nowMs: number, from: string, to: string): Record<string, () => Promise<unknown>> {
+  const deps = { ch, clock: { now: () => nowMs } } as unknown as Deps; // the compute functions touch only ClickHouse
+  const window = resolveWindow(nowMs, { from, to }, 30);
+  const scope: Scope = { workspaceId: GROWTH_WORKSPACE, videoIds: [1], start: window.start, end: window.end, tz: window.tz };
+  return {
+    summary: () => computeSummary(deps, GROWTH_WORKSPACE, 1, "video-1", window),
+    "retention (100 buckets)": () => computeRetention(deps, scope, 100),
+    "seller overview": () => computeVideoMetrics(deps, scope, []),
+    "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
+  };
+}
