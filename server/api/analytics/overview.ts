@@ -40,32 +40,50 @@ export async function maskPlan(deps: Deps, scope: q.Scope): Promise<MaskPlan> {
   return { durations: new Map(found.map((r) => [Number(r.video_id), Number(r.duration)])), storedMasks: q.storedMasksHold(found) };
 }
 
-/** `sealed: false` reads every session, as before anything is sealed (the tests compare both). */
+/**
+ * `sealed`: true reads the sealed periods whenever any are, false reads every session
+ * (the tests compare both); by default the sealed periods are read once the window holds
+ * ROLLUPS_FROM_SESSIONS sessions.
+ */
 export interface ReadOptions {
   sealed?: boolean;
 }
 
+/** Below this many sessions in a window, reading them costs less than merging sealed rows (bench/analytics.bench.ts). */
+export const ROLLUPS_FROM_SESSIONS = 20_000;
+
+/** The mark below which the read takes sealed periods (rollups.ts), or 0 for a read of every session. */
+export async function rollupsUntil(deps: Deps, scope: q.Scope, options: ReadOptions = {}): Promise<number> {
+  if (options.sealed === false) return 0;
+  const sealed = await sealedUntil(deps);
+  if (sealed === 0 || options.sealed === true) return sealed;
+  // Rows, not sessions (a session not merged yet has several): enough to tell a small window from a large one.
+  const [found] = await q.rows<{ n: string }>(deps.ch, {
+    query: `SELECT count() AS n FROM analytics_sessions WHERE ${q.SESSION_WHERE}`,
+    query_params: q.scopeParams(scope),
+  });
+  return Number(found?.n ?? 0) >= ROLLUPS_FROM_SESSIONS ? sealed : 0;
+}
+
 /**
- * The metrics per group of the scope's sessions, with their sales: from the sealed hours
- * and days plus the other sessions (group-rollups.ts) once something is sealed and the
- * stored masks hold, else from every session (metrics.ts). The sealed read starts before
- * the mask plan is known (the masks hold but for a re-encoded video) and is dropped when
- * they do not.
+ * The metrics per group of the scope's sessions, with their sales: from the periods sealed
+ * below `sealedUntilMs` plus the other sessions (group-rollups.ts) when the stored masks
+ * hold, else from every session (metrics.ts). The sealed read starts before the mask plan
+ * is known (the masks hold but for a re-encoded video) and is dropped when they do not.
  */
 export async function groupRows(
   deps: Deps,
   scope: q.Scope,
   group: { kind: "video" } | { kind: "dimension"; dimension: Dimension },
   masks: MaskPlan | Promise<MaskPlan>,
-  top?: number,
-  options: ReadOptions = {},
+  top: number | undefined,
+  sealedUntilMs: number,
 ): Promise<MetricsRow[]> {
-  const sealed = options.sealed === false ? 0 : await sealedUntil(deps);
-  if (sealed === 0) return readMetrics(deps.ch, scope, group, masks, top);
+  if (sealedUntilMs === 0) return readMetrics(deps.ch, scope, group, masks, top);
   const stored = { durations: new Map(), storedMasks: true };
   const read = Promise.all([
-    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, stored, sealed, top)),
-    q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealed)),
+    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, stored, sealedUntilMs, top)),
+    q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealedUntilMs)),
   ]);
   const plan = await masks;
   if (!plan.storedMasks) {
@@ -77,10 +95,9 @@ export async function groupRows(
 }
 
 /** Each video's own sales made in the window (the overview's orders and revenue). */
-async function videoSales(deps: Deps, scope: q.Scope, options: ReadOptions): Promise<Map<number, Sales>> {
-  const sealed = options.sealed === false ? 0 : await sealedUntil(deps);
-  if (sealed === 0) return salesByVideo(await q.rows<SaleRow>(deps.ch, salesSql(scope)));
-  const found = await q.rows<{ video_id: string; orders: Record<string, string>; revenue: Record<string, string> }>(deps.ch, soldSql(scope, sealed));
+async function videoSales(deps: Deps, scope: q.Scope, sealedUntilMs: number): Promise<Map<number, Sales>> {
+  if (sealedUntilMs === 0) return salesByVideo(await q.rows<SaleRow>(deps.ch, salesSql(scope)));
+  const found = await q.rows<{ video_id: string; orders: Record<string, string>; revenue: Record<string, string> }>(deps.ch, soldSql(scope, sealedUntilMs));
   const numbers = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Number(v)]));
   return new Map(found.map((r) => [Number(r.video_id), { orders: numbers(r.orders), revenue: numbers(r.revenue) }]));
 }
@@ -88,9 +105,10 @@ async function videoSales(deps: Deps, scope: q.Scope, options: ReadOptions): Pro
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend, options: ReadOptions = {}): Promise<Map<number, GroupMetrics>> {
   const plan = maskPlan(deps, scope);
+  const sealed = await rollupsUntil(deps, scope, options);
   const [rows, sales, { durations }] = await Promise.all([
-    groupRows(deps, scope, { kind: "video" }, plan, undefined, options),
-    videoSales(deps, scope, options),
+    groupRows(deps, scope, { kind: "video" }, plan, undefined, sealed),
+    videoSales(deps, scope, sealed),
     plan,
   ]);
   const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
@@ -117,7 +135,8 @@ export interface BreakdownRow extends GroupMetrics {
 /** The metrics of one video per value of `by`: the top values by impressions and one `other` row. */
 export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend, options: ReadOptions = {}): Promise<BreakdownRow[]> {
   const plan = maskPlan(deps, scope);
-  const [rows, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, options), plan]);
+  const sealed = await rollupsUntil(deps, scope, options);
+  const [rows, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, sealed), plan]);
   const hasDuration = scope.videoIds.some((id) => durations.has(id));
   return rows.map((r) => {
     const other = Number(r.other) === 1;
