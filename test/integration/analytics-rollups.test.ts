@@ -218,6 +218,20 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
       })
     ).json<Record<string, string>>();
     for (const n of Object.values(groups!)) expect(Number(n)).toBeGreaterThan(3);
+    // Every period was sealed several times (three seals a run), and only its latest generation stays.
+    for (const [table, keys] of [
+      ["analytics_rollups", "video_id, grain, period"],
+      ["analytics_group_rollups", "video_id, dimension, grain, period"],
+    ])
+      expect(
+        await (
+          await ch.query({
+            query: `SELECT max(n) AS n FROM (SELECT uniqExact(generation) AS n FROM ${table} WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64} GROUP BY workspace_id, ${keys})`,
+            query_params: { a: firstWs, b: ws },
+            format: "JSONEachRow",
+          })
+        ).json(),
+      ).toEqual([{ n: 1 }]);
   });
 
   test("a group of more startup times than a sealed row keeps answers from its t-digest, within 1 %", async () => {

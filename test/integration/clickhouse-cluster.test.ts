@@ -8,6 +8,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { splitStatements } from "../../server/storage/clickhouse.ts";
 import { clusterMigration, clusterStatements, SCHEMA_MIGRATIONS_DDL } from "../../server/storage/clickhouse-ddl.ts";
+import { pruneStatements } from "../../server/api/analytics/rollups.ts";
 import { getEngines } from "../helpers/engines.ts";
 
 const SCHEMA_DIR = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
@@ -35,6 +36,15 @@ describe("the schema's cluster form", () => {
       if (/ENGINE = Replicated/.test(statement))
         expect(normal).toMatch(/ENGINE = Replicated\w*MergeTree\('\/clickhouse\/tables\/(\{shard\}|noshard)\/\{database\}\/\w+', '\{replica\}/);
       if (/ENGINE = Distributed/.test(statement)) expect(normal).toMatch(/ENGINE = Distributed\('\{cluster\}', 'frameline', '\w+_local', /);
+    }
+  });
+
+  test("the seal's deletes of superseded rows run on each shard's local table", async () => {
+    for (const statement of pruneStatements("{cluster}")) {
+      const normal = await parsed(statement.replaceAll("{generation:UInt64}", "1").replaceAll("{run:String}", "'2026-01-01 00:00:00'"));
+      expect(normal).toMatch(
+        /^DELETE FROM (analytics_(group_)?rollups)_local ON CLUSTER `\{cluster\}` WHERE .* IN \(SELECT .* FROM \1_local WHERE generation = 1\)\)$/,
+      );
     }
   });
 

@@ -15,6 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
+import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
 import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, sealedParam } from "./periods.ts";
 import { sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { rows, type Scope, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
@@ -120,9 +121,38 @@ export async function sealRollups(deps: Deps): Promise<number> {
       await deps.ch.command({ query: seal(`${bounds("period", 86400)} AND ${keyOf("toStartOfDay(period)")}`), query_params: dirtyParams(lateDays) });
   }
   const written = Math.max(0, (cutoff - from) / HOUR_MS) + dirty.length;
+  if (written > 0) await pruneSuperseded(deps, base);
   await deps.ch.insert({ table: "analytics_rollup_marks", values: [{ sealed_through: at(through), run_started: state!.now }], format: "JSONEachRow" });
   sealedThrough.set(deps.ch, { value: through, readAt: deps.clock.now() });
   return written;
+}
+
+/** The tables a seal writes, and what it writes one generation of (periods.ts latest). */
+const SEALED_TABLES = [
+  { table: "analytics_rollups", keys: "video_id, grain, period" },
+  { table: "analytics_group_rollups", keys: "video_id, dimension, grain, period" },
+];
+
+/**
+ * Deletes the rows this run superseded: those of older runs for the periods it wrote.
+ * Reads take each period's latest generation either way, but a late hour is sealed again
+ * every minute while its sessions still send rows, and every superseded row would stay
+ * in the table and in the reads' search for the latest. Rows of a later-started run stay.
+ * Lightweight deletes; on a cluster each shard deletes from its local table, which holds
+ * all of a video's rows.
+ */
+async function pruneSuperseded(deps: Deps, run: { generation: string; run: string }): Promise<void> {
+  for (const query of pruneStatements(deps.config?.clickhouseCluster))
+    await deps.ch.command({ query, query_params: { generation: run.generation, run: run.run } });
+}
+
+/** pruneSuperseded's statements (`{generation}`, `{run}`), in their cluster form with CLICKHOUSE_CLUSTER. */
+export function pruneStatements(cluster?: string): string[] {
+  return SEALED_TABLES.map(({ table, keys }) => {
+    const local = cluster ? `${table}${LOCAL_SUFFIX}` : table;
+    return `DELETE FROM ${local}${cluster ? ` ON CLUSTER '${cluster}'` : ""}
+WHERE sealed_at < ${RUN_STARTED} AND (${keys}) IN (SELECT ${keys} FROM ${local} WHERE generation = {generation:UInt64})`;
+  });
 }
 
 /**
