@@ -125,8 +125,6 @@ WHERE v AND NOT t
 GROUP BY workspace_id, video_id, hour`;
 }
 
-const GROUP_KEYS = "video_id, dimension, grain, period";
-
 /** The day rows merged from the (latest) hour rows that `where` selects. */
 export function sealGroupDaysSql(where: string): string {
   const hours = `grain = 'hour' AND ${where}`;
@@ -134,12 +132,12 @@ export function sealGroupDaysSql(where: string): string {
 SELECT workspace_id, video_id, dimension, value, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED},
   ${FACTS.map((f) => f.day ?? `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")}
 FROM analytics_group_rollups
-WHERE ${hours} AND ${latest(hours, "analytics_group_rollups", GROUP_KEYS)}
+WHERE ${hours} AND ${latest(hours, "analytics_group_rollups")}
 GROUP BY workspace_id, video_id, dimension, value, day`;
 }
 
 /** The latest rows of one dimension's sealed periods that the window takes whole. */
-const SEALED = `dimension = {dimension:String} AND ${PERIODS} AND ${latest(`dimension = {dimension:String} AND ${PERIODS}`, "analytics_group_rollups", GROUP_KEYS)}`;
+const SEALED = `dimension = {dimension:String} AND ${PERIODS} AND ${latest(`dimension = {dimension:String} AND ${PERIODS}`, "analytics_group_rollups")}`;
 
 /** A money map's sales made inside the window, per currency. */
 const inWindow = (m: string) => {

@@ -11,12 +11,19 @@ export const msOf = (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
 /** When a seal's rows were read: its run's start, so of two runs sealing one period at once the later-started wins. */
 export const RUN_STARTED = "toDateTime64({run:String}, 3, 'UTC')";
 
-/**
- * The latest generation of each period that `where` selects in `table` (`keys`: what a
- * seal writes one generation of): a period sealed twice counts once.
- */
-export const latest = (where: string, table = "analytics_rollups", keys = "video_id, grain, period") => `(${keys}, generation) IN (
+/** The tables of sealed periods, and what a seal writes one generation of in each. */
+export const SEALED_TABLES = {
+  analytics_rollups: "video_id, grain, period",
+  analytics_group_rollups: "video_id, dimension, grain, period",
+} as const;
+export type SealedTable = keyof typeof SEALED_TABLES;
+
+/** The latest generation of each period that `where` selects in `table`: a period sealed twice counts once. */
+export const latest = (where: string, table: SealedTable = "analytics_rollups") => {
+  const keys = SEALED_TABLES[table];
+  return `(${keys}, generation) IN (
       SELECT ${keys}, argMax(generation, sealed_at) FROM ${table} WHERE ${where} GROUP BY ${keys})`;
+};
 
 export const sealedParam = (sealedUntilMs: number) => ({ sealed: at(sealedUntilMs) });
 

@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
-import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, sealedParam } from "./periods.ts";
+import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, SEALED_TABLES, sealedParam } from "./periods.ts";
 import { sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { rows, type Scope, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
 
@@ -127,12 +127,6 @@ export async function sealRollups(deps: Deps): Promise<number> {
   return written;
 }
 
-/** The tables a seal writes, and what it writes one generation of (periods.ts latest). */
-const SEALED_TABLES = [
-  { table: "analytics_rollups", keys: "video_id, grain, period" },
-  { table: "analytics_group_rollups", keys: "video_id, dimension, grain, period" },
-];
-
 /**
  * Deletes the rows this run superseded: those of older runs for the periods it wrote.
  * Reads take each period's latest generation either way, but a late hour is sealed again
@@ -148,7 +142,7 @@ async function pruneSuperseded(deps: Deps, run: { generation: string; run: strin
 
 /** pruneSuperseded's statements (`{generation}`, `{run}`), in their cluster form with CLICKHOUSE_CLUSTER. */
 export function pruneStatements(cluster?: string): string[] {
-  return SEALED_TABLES.map(({ table, keys }) => {
+  return Object.entries(SEALED_TABLES).map(([table, keys]) => {
     const local = cluster ? `${table}${LOCAL_SUFFIX}` : table;
     return `DELETE FROM ${local}${cluster ? ` ON CLUSTER '${cluster}'` : ""}
 WHERE sealed_at < ${RUN_STARTED} AND (${keys}) IN (SELECT ${keys} FROM ${local} WHERE generation = {generation:UInt64})`;
