@@ -176,7 +176,7 @@ describe("what has no cluster form is refused with a sentence", () => {
 });
 
 describe("the whole schema on a cluster", () => {
-  test("every table is made once as its local table and once as a Distributed table, every DDL statement ON CLUSTER, every view over local tables", async () => {
+  test("every table is made once as its local table and once as a Distributed table (again after a drop), every DDL statement ON CLUSTER, every view over local tables", async () => {
     const made: string[] = [];
     for (const { file, statements } of await schemaFiles())
       for (const statement of clusterMigration(statements, C)) {
@@ -189,6 +189,9 @@ describe("the whole schema on a cluster", () => {
         }
         expect(statement, where).toContain(" ON CLUSTER 'frameline'");
         expect(statement, where).not.toMatch(/ENGINE = (MergeTree|SummingMergeTree|AggregatingMergeTree|ReplacingMergeTree)\b/);
+        // A table dropped to be made again (0016: a new granule size) counts once.
+        const dropped = /^DROP TABLE IF EXISTS (\w+) ON CLUSTER 'frameline'/.exec(statement)?.[1];
+        if (dropped) made.splice(0, made.length, ...made.filter((m) => m !== dropped && !m.startsWith(`${dropped} -> `)));
         const create = /^CREATE TABLE IF NOT EXISTS (\w+) ON CLUSTER 'frameline' (?:\(|AS (\w+) ENGINE = (\w+))/.exec(statement);
         if (create) made.push(create[3] === "Distributed" ? `${create[1]} -> ${create[2]}` : create[1]!);
         if (/^(CREATE MATERIALIZED VIEW|ALTER TABLE \w+ ON CLUSTER 'frameline' MODIFY QUERY)/.test(statement)) {
