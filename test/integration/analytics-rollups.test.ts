@@ -232,7 +232,7 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
           })
         ).json(),
       ).toEqual([{ n: 1 }]);
-  });
+  }, 600_000); // 30 cases of three seals each: minutes on a slow machine
 
   test("a group of more startup times than a sealed row keeps answers from its t-digest, within 1 %", async () => {
     const { ch } = await getEngines();
