@@ -58,7 +58,7 @@ const TO = "2026-11-21";
 const NOW_MS = Date.parse(`${TO}T23:59:00Z`);
 /** What the seal at NOW_MS covers (rollups.ts), for the engine-side runs of the same SQL. */
 const SEALED_UNTIL = Math.floor((NOW_MS - SEAL_LAG_MS) / 3_600_000) * 3_600_000;
-/** GROWTH=1: the four reads of one video at each size of GROWTH_SIZES (all events on it), and the insert cost of the rollups. */
+/** GROWTH=1: the reads of one video (bench/lib/growth-reads.ts) at each size of GROWTH_SIZES (all events on it), and the insert cost of the rollups. */
 const GROWTH = process.env.GROWTH === "1";
 const GROWTH_SIZES = (process.env.GROWTH_SIZES ?? "1000000,10000000,100000000").split(",").map(Number);
 
@@ -97,7 +97,7 @@ try {
   );
 
   // ---- measure ----
-  const deps = { ch, clock: { now: () => NOW_MS } } as unknown as Deps; // the compute functions touch only ClickHouse
+  const deps = { ch, clock: { now: () => NOW_MS }, config: {} } as unknown as Deps; // the compute functions touch only ClickHouse (and the seal, the cluster setting)
   await sealRollups(deps);
   const window = resolveWindow(NOW_MS, { from: FROM, to: TO }, 30);
   native = new Session(join(dir, "clickhouse"));
@@ -233,12 +233,12 @@ async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: n
 
 /**
  * The growth mode: events are added to video 1 up to each size in turn (generated in
- * ClickHouse), merged, sealed, and the four reads of a 30-day window are timed; each p95
+ * ClickHouse), merged, sealed, and the reads of a 30-day window are timed; each p95
  * is divided by the first size's. Then the insert cost of the rollups' views: a million
  * more events with them, and a million without.
  */
 async function growth(): Promise<void> {
-  const deps = { ch, clock: { now: () => NOW_MS } } as unknown as Deps;
+  const deps = { ch, clock: { now: () => NOW_MS }, config: {} } as unknown as Deps; // the compute functions touch only ClickHouse (and the seal, the cluster setting)
   const reads = growthReads(ch, NOW_MS, FROM, TO);
   const everything = Number.MAX_SAFE_INTEGER;
   const first = new Map<string, number>();

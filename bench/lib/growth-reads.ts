@@ -1,5 +1,5 @@
 /**
- * The four reads the analytics growth mode times (bench/analytics.bench.ts), of video 1 of
+ * The reads the analytics growth mode times (bench/analytics.bench.ts), of video 1 of
  * workspace 1 over a 30-day window: shared with the process that measures their memory
  * (read-memory.ts), so both run the same calls.
  */
@@ -19,6 +19,7 @@ export function growthReads(ch: Ch, nowMs: number, from: string, to: string): Re
   return {
     summary: () => computeSummary(deps, GROWTH_WORKSPACE, 1, "video-1", window),
     "retention (100 buckets)": () => computeRetention(deps, scope, 100),
+    "retention of buyers (100 buckets)": () => computeRetention(deps, scope, 100, "buyers"),
     "seller overview": () => computeVideoMetrics(deps, scope, []),
     "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
   };

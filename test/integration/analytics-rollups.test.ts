@@ -152,7 +152,7 @@ describe("retention and the summary from sealed hours and days", () => {
         async (sessions, untraced, sealHour, fromDay, days, tz) => {
           ws += 1;
           let now = BASE_MS + sealHour * 3_600_000 + SEAL_LAG_MS;
-          const deps = { ch, clock: { now: () => now } } as unknown as Deps;
+          const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
           const sales = (batch: 0 | 1) => [
             ...sessions.flatMap((s, i) => (s.sale ? saleRows(ws, `${ws}-${i}`, s.video, BASE_MS + s.startMinute * 60_000, s.sale, batch, `s${ws}-${i}`) : [])),
             ...untraced.flatMap((u, i) => saleRows(ws, `${ws}-u${i}`, u.video, BASE_MS + u.minute * 60_000, u.sale, batch, "")),
@@ -179,6 +179,11 @@ describe("retention and the summary from sealed hours and days", () => {
           const sealed = await computeRetention(deps, scope, 100);
           const everySession = await computeRetention(deps, scope, 100, "all", { sealed: false });
           expect([...sealed.entries()]).toEqual([...everySession.entries()]);
+          // Buyers and non-buyers: the sealed sessions the window's sales name, against every session read with the sales.
+          for (const segment of ["buyers", "non_buyers"] as const)
+            expect([...(await computeRetention(deps, scope, 100, segment)).entries()]).toEqual([
+              ...(await computeRetention(deps, scope, 100, segment, { sealed: false })).entries(),
+            ]);
           const summaryOf = async (until: number) => summaryFromRow((await rows<SummaryRow>(ch, summarySql({ ...scope, videoIds: [1] }, until)))[0]);
           expect(await summaryOf(await sealedUntil(deps))).toEqual(await summaryOf(0));
           // The seller overview (both videos), the breakdowns, and a top-1 breakdown whose other values merge into one row.
@@ -200,13 +205,14 @@ describe("retention and the summary from sealed hours and days", () => {
     const [sealed] = await (
       await ch.query({
         query:
-          "SELECT countIf(grain = 'hour') AS hours, countIf(grain = 'day') AS days FROM analytics_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64}",
+          "SELECT countIf(grain = 'hour') AS hours, countIf(grain = 'day') AS days, countIf(buyers > 0 AND length(buyer_masks) = buyers) AS with_buyers FROM analytics_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64}",
         query_params: { a: firstWs, b: ws },
         format: "JSONEachRow",
       })
-    ).json<{ hours: string; days: string }>();
+    ).json<{ hours: string; days: string; with_buyers: string }>();
     expect(Number(sealed!.hours)).toBeGreaterThan(10);
     expect(Number(sealed!.days)).toBeGreaterThan(3);
+    expect(Number(sealed!.with_buyers)).toBeGreaterThan(3);
     // And the seller metrics' hours and days, with money traced to sealed sessions and the videos' own sales.
     const [groups] = await (
       await ch.query({
@@ -234,11 +240,71 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
       ).toEqual([{ n: 1 }]);
   }, 600_000); // 30 cases of three seals each: minutes on a slow machine
 
+  test("the buyers of a sealed day who bought on both sides of the window's end: only those who bought inside count", async () => {
+    const { ch } = await getEngines();
+    const ws = 3_000 + Math.floor(Math.random() * 1_000_000);
+    const now = BASE_MS + 3 * DAY_MS;
+    const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
+    const buyer = (ranges: [number, number][], afterMinute: number): GenSession => ({
+      video: 1,
+      startMinute: 23 * 60 + 10,
+      played: true,
+      ranges,
+      laterMinute: 0,
+      completed: false,
+      source: "",
+      country: "",
+      startupMs: null,
+      cta: null,
+      lead: false,
+      sale: { afterMinute, currency: "USD", amount: 10, test: false, browserFirst: false },
+    });
+    // Both start at 23:10 on the 10th: the first buys at 23:30 that day, the second at 01:10 on the 11th.
+    const sessions = [buyer([[0, 60]], 20), buyer([[300, 600]], 120)];
+    const all = (batch: 0 | 1) => [
+      ...sessions.flatMap((s, i) => rowsOf(ws, s, i, batch)),
+      ...sessions.flatMap((s, i) => saleRows(ws, `${ws}-${i}`, 1, BASE_MS + s.startMinute * 60_000, s.sale!, batch, `s${ws}-${i}`)),
+    ];
+    await insertEventRows(ch, [...all(0), ...all(1)]);
+    await sealRollups(deps);
+    const w = resolveWindow(now, { from: "2026-11-10", to: "2026-11-10", tz: "UTC" }, 30);
+    const scope = { workspaceId: ws, videoIds: [1], start: w.start, end: w.end, tz: w.tz };
+    const curve = async (segment: "buyers" | "non_buyers", sealed: boolean) => (await computeRetention(deps, scope, 100, segment, { sealed })).get(1)!;
+    const buyers = await curve("buyers", true);
+    const others = await curve("non_buyers", true);
+    expect([buyers[0]!.watch_pct, buyers[60]!.watch_pct]).toEqual([1, 0]);
+    expect([others[0]!.watch_pct, others[60]!.watch_pct]).toEqual([0, 1]);
+    expect(buyers).toEqual(await curve("buyers", false));
+    expect(others).toEqual(await curve("non_buyers", false));
+    // The day was sealed with both buyers: the read counted its sessions one by one.
+    const [day] = await (
+      await ch.query({
+        query: "SELECT buyers FROM analytics_rollups WHERE workspace_id = {ws:UInt64} AND grain = 'day'",
+        query_params: { ws },
+        format: "JSONEachRow",
+      })
+    ).json<{ buyers: string }>();
+    expect(Number(day!.buyers)).toBe(2);
+  });
+
+  test("a seal of an earlier release, whose rows keep no buyers, is refused (a rolling upgrade)", async () => {
+    const { ch } = await getEngines();
+    const ws = 4_000 + Math.floor(Math.random() * 1_000_000);
+    // The statement a worker of the release before 0017_rollup_buyers.sql runs: the columns it knew.
+    const before = `INSERT INTO analytics_rollups (workspace_id, video_id, grain, period, generation, sealed_at, plays, completions, watch_s, bounces, buckets)
+VALUES (${ws}, 1, 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 0, 1, 0, [])`;
+    await expect(ch.command({ query: before })).rejects.toThrow(/sealed_with_buyers/);
+    const [found] = await (
+      await ch.query({ query: "SELECT count() AS n FROM analytics_rollups WHERE workspace_id = {ws:UInt64}", query_params: { ws }, format: "JSONEachRow" })
+    ).json<{ n: string }>();
+    expect(Number(found!.n)).toBe(0);
+  });
+
   test("a group of more startup times than a sealed row keeps answers from its t-digest, within 1 %", async () => {
     const { ch } = await getEngines();
     const ws = 5_000 + Math.floor(Math.random() * 1_000_000);
     let now = BASE_MS + 30 * 3_600_000;
-    const deps = { ch, clock: { now: () => now } } as unknown as Deps;
+    const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
     const session = (i: number): GenSession => ({
       video: 1,
       startMinute: i % (20 * 60),

@@ -58,8 +58,9 @@ export const SALES_BY_KEY = salesByKey();
 
 export const salesParams = (s: Scope) => scopeParams(s);
 
-/** (video_id, session_hash) of the sessions traced to a verified, non-test sale: the buyers. */
-export const BUYER_SESSIONS = `SELECT video_id, sale_hash FROM (${SALES_BY_KEY}) WHERE is_verified AND NOT is_test AND sale_hash != 0`;
+/** (video_id, session_hash) of the sessions traced to a verified, non-test sale: the buyers. `extra`: as salesByKey's. */
+export const buyerSessions = (extra = "") => `SELECT video_id, sale_hash FROM (${salesByKey(extra)}) WHERE is_verified AND NOT is_test AND sale_hash != 0`;
+const BUYER_SESSIONS = buyerSessions();
 
 export interface SummaryRow {
   video_id: number;

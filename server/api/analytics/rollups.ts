@@ -1,6 +1,7 @@
 /**
  * Sealed periods (0013_rollups.sql): the summary's facts and retention's bucket counts of
- * the played sessions of each video, per hour of session start once the hour is over by
+ * the played sessions of each video, and of those with a sale (0017_rollup_buyers.sql, for
+ * the curves of buyers and non-buyers), per hour of session start once the hour is over by
  * SEAL_LAG_MS, and per UTC day once its hours are. A read of thirty days merges about
  * thirty day rows and the hours at its edges per video, and reads sessions only for the
  * hours not sealed yet (README "How fresh, how exact").
@@ -16,17 +17,18 @@ import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
-import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, SEALED_TABLES, sealedParam } from "./periods.ts";
+import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, SEALED_TABLES, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
 import { sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
-import { rows, type Scope, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
+import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
 
 /** An hour is sealed this long after it ends: most sessions that started in it are over. */
 export const SEAL_LAG_MS = 2 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** A session's stored 100-bucket mask as one 0/1 count per bucket (0005_retention_mask.sql). */
-const MASK_COUNTS = "arrayMap(i -> toUInt64(bitAnd(bitShiftRight(mask100, i), toUInt128(1))), range(100))";
+/** A session's 100-bucket mask (0005_retention_mask.sql) as one 0/1 count per bucket. */
+const maskCounts = (mask: string) => `arrayMap(i -> toUInt64(bitAnd(bitShiftRight(${mask}, i), toUInt128(1))), range(100))`;
+const MASK_COUNTS = maskCounts("mask100");
 
 /** A played session's viewer: its device, or the session alone without one (as the summary has always counted). */
 const VIEWER = "if(device_hash = 0, (1, session_hash), (0, device_hash))";
@@ -39,14 +41,44 @@ const VIEWER = "if(device_hash = 0, (1, session_hash), (0, device_hash))";
 const SUMMARY_FACTS = `count() AS plays, uniqCombined64State(17)(${VIEWER}) AS viewers, countIf(completed = 1) AS completions,
   sum(watched_s) AS watch_s, countIf(watched_s < {bounce_s:Float64} AND completed = 0) AS bounces`;
 
-const COLUMNS = "workspace_id, video_id, grain, period, generation, sealed_at, plays, viewers, completions, watch_s, bounces, buckets";
+const COLUMNS = `workspace_id, video_id, grain, period, generation, sealed_at, plays, viewers, completions, watch_s, bounces, buckets,
+  buyers, buyer_buckets, buyer_sales_from, buyer_sales_to, buyer_masks, seal_format`;
 
-/** The hour rows of the played sessions in `where`. */
+/** The format of the rows this release seals: 1 keeps the buyers (0017_rollup_buyers.sql refuses older rows). */
+const SEAL_FORMAT = 1;
+
+/**
+ * The times of each session's verified, non-test sales of its video (the sessions of
+ * `where`'s videos), as queries.ts salesByKey counts a sale: by its verified row.
+ */
+function saleTimesSql(where: string): string {
+  return `SELECT video_id, sale_hash AS session_hash, arrayFlatten(groupArray(times)) AS sales
+  FROM (
+    SELECT video_id, max(verified) AS v, argMax(test, verified) AS t, argMax(session_hash, verified) AS sale_hash, groupArrayIf(created_at, verified) AS times
+    FROM analytics_sales
+    WHERE (workspace_id, video_id) IN (SELECT DISTINCT workspace_id, video_id FROM analytics_sessions WHERE ${where})
+    GROUP BY video_id, sale_key
+  )
+  WHERE v AND NOT t AND sale_hash != 0
+  GROUP BY video_id, sale_hash`;
+}
+
+/** The hour rows of the played sessions in `where`, with those of them that have sales (the buyers of a window holding a sale). */
 function sealHoursSql(where: string): string {
+  const bought = "notEmpty(sales)";
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generation:UInt64}, ${RUN_STARTED}, ${SUMMARY_FACTS}, sumForEach(${MASK_COUNTS})
-FROM analytics_sessions FINAL
-WHERE ${where} AND bitTest(flags, 1)
+SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generation:UInt64}, ${RUN_STARTED}, ${SUMMARY_FACTS}, sumForEach(${MASK_COUNTS}),
+  countIf(${bought}), sumForEachIf(${MASK_COUNTS}, ${bought}), minIf(arrayMin(sales), ${bought}), maxIf(arrayMax(sales), ${bought}),
+  groupArrayIf((mask100, sales), ${bought}), ${SEAL_FORMAT}
+FROM (
+  SELECT s.*, b.sales AS sales
+  FROM (
+    SELECT workspace_id, video_id, started, session_hash, device_hash, completed, watched_s, mask100
+    FROM analytics_sessions FINAL
+    WHERE ${where} AND bitTest(flags, 1)
+  ) AS s
+  LEFT JOIN (${saleTimesSql(where)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.session_hash
+)
 GROUP BY workspace_id, video_id, hour`;
 }
 
@@ -55,7 +87,8 @@ function sealDaysSql(where: string): string {
   const hours = `grain = 'hour' AND ${where}`;
   return `INSERT INTO analytics_rollups (${COLUMNS})
 SELECT workspace_id, video_id, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED}, sum(plays), uniqCombined64MergeState(17)(viewers),
-  sum(completions), sum(watch_s), sum(bounces), sumForEach(buckets)
+  sum(completions), sum(watch_s), sum(bounces), sumForEach(buckets),
+  sum(buyers), sumForEachIf(buyer_buckets, buyers > 0), minIf(buyer_sales_from, buyers > 0), maxIf(buyer_sales_to, buyers > 0), groupArrayArray(buyer_masks), ${SEAL_FORMAT}
 FROM analytics_rollups
 WHERE ${hours} AND ${latest(hours)}
 GROUP BY workspace_id, video_id, day`;
@@ -136,7 +169,7 @@ export async function sealRollups(deps: Deps): Promise<number> {
  * all of a video's rows.
  */
 async function pruneSuperseded(deps: Deps, run: { generation: string; run: string }): Promise<void> {
-  for (const query of pruneStatements(deps.config?.clickhouseCluster))
+  for (const query of pruneStatements(deps.config.clickhouseCluster))
     await deps.ch.command({ query, query_params: { generation: run.generation, run: run.run } });
 }
 
@@ -194,19 +227,46 @@ const SEALED = `${PERIODS} AND ${latest(PERIODS)}`;
 /** The window's played sessions outside its sealed hours. `where` selects the window's sessions (SESSION_WHERE). */
 const unsealed = (where: string) => `${where} AND bitTest(flags, 1) AND ${outsideSealed("started")}`;
 
+/** Signed per-video counts: a part of a curve, to add or take away. */
+const signed = (sign: 1 | -1, n: string, counts: string) => `${sign} * toInt64(${n}) AS n, arrayMap(c -> ${sign} * toInt64(c), ${counts}) AS counts`;
+
+/** The window's bounds, as queries.ts WHERE reads a sale's time. */
+const [SALES_START, SALES_END] = ["start", "end"].map((b) => `toDateTime64({${b}:String}, 3, {tz:String})`);
+
+/**
+ * The played sessions outside the sealed periods that buyers (or non-buyers) are: traced
+ * to a counted sale of the window, which is made after its session started.
+ */
+const unsealedSegment: Record<Segment, string> = {
+  all: "",
+  buyers: ` AND (video_id, session_hash) IN (${buyerSessions(` AND created_at >= ${UNSEALED_SALES_FROM}`)})`,
+  non_buyers: ` AND (video_id, session_hash) NOT IN (${buyerSessions(` AND created_at >= ${UNSEALED_SALES_FROM}`)})`,
+};
+
 /**
  * Retention of the default 100 buckets from the sealed periods of the window plus its
  * sessions outside them, one row per video: played sessions and, per bucket, those that
- * watched it.
+ * watched it. The buyers of a sealed row whose sales all fall in the window are its sums;
+ * of any other, the sessions with a sale in the window. Non-buyers are everyone less them.
  */
-export function sealedRetentionSql(where: string, params: Record<string, unknown>): Sql {
+export function sealedRetentionSql(where: string, params: Record<string, unknown>, segment: Segment = "all"): Sql {
+  const everyone = `SELECT video_id, ${signed(1, "plays", "buckets")} FROM analytics_rollups WHERE ${SEALED}`;
+  const inside = `buyer_sales_from >= ${SALES_START} AND buyer_sales_to < ${SALES_END}`;
+  const buyers = (sign: 1 | -1) => [
+    `SELECT video_id, ${signed(sign, "buyers", "buyer_buckets")} FROM analytics_rollups WHERE ${SEALED} AND buyers > 0 AND ${inside}`,
+    `SELECT video_id, ${signed(sign, "count()", `sumForEach(${maskCounts("b.1")})`)}
+  FROM analytics_rollups ARRAY JOIN buyer_masks AS b
+  WHERE ${SEALED} AND buyers > 0 AND NOT (${inside}) AND arrayExists(t -> t >= ${SALES_START} AND t < ${SALES_END}, b.2)
+  GROUP BY video_id`,
+  ];
+  const sealed = { all: [everyone], buyers: buyers(1), non_buyers: [everyone, ...buyers(-1)] }[segment];
+  const rest = `SELECT video_id, ${signed(1, "count()", `sumForEach(${MASK_COUNTS})`)}
+  FROM analytics_sessions FINAL WHERE ${unsealed(where)}${unsealedSegment[segment]} GROUP BY video_id`;
   return {
     query: `
 SELECT video_id, sum(n) AS sessions, sumForEach(counts) AS counts
 FROM (
-  SELECT video_id, plays AS n, buckets AS counts FROM analytics_rollups WHERE ${SEALED}
-  UNION ALL
-  SELECT video_id, count() AS n, sumForEach(${MASK_COUNTS}) AS counts FROM analytics_sessions FINAL WHERE ${unsealed(where)} GROUP BY video_id
+  ${[...sealed, rest].join("\n  UNION ALL\n  ")}
 )
 GROUP BY video_id`,
     query_params: params,

@@ -85,9 +85,9 @@ export interface RetentionQuery extends WindowQuery {
 }
 
 /**
- * Retention of the scope's videos: bucket list per video id. The default curve of
- * everyone (100 buckets over the stored masks) merges the sealed hours of the window
- * with its other sessions (rollups.ts); any other reads every session of the window.
+ * Retention of the scope's videos: bucket list per video id. The curves of 100 buckets
+ * over the stored masks (everyone, buyers, non-buyers) merge the sealed hours of the
+ * window with its other sessions (rollups.ts); any other reads every session of the window.
  * `sealed: false` reads every session (the property test compares the two).
  */
 export async function computeRetention(
@@ -102,9 +102,10 @@ export async function computeRetention(
   const storedMasks = q.storedMasksHold(found);
   const curves = new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows([], buckets)]));
   if (!durations.size) return curves;
-  if (storedMasks && buckets === q.STORED_MASK_BUCKETS && segment === "all") {
+  // Buyers and non-buyers read every session when nothing is sealed (the property test compares the two reads).
+  if (storedMasks && buckets === q.STORED_MASK_BUCKETS && (segment === "all" || until > 0)) {
     const params = { ...q.scopeParams({ ...scope, videoIds: [...durations.keys()] }), ...sealedParam(until) };
-    for (const row of await q.rows<SealedRetentionRow>(deps.ch, sealedRetentionSql(q.SESSION_WHERE, params))) {
+    for (const row of await q.rows<SealedRetentionRow>(deps.ch, sealedRetentionSql(q.SESSION_WHERE, params, segment))) {
       curves.set(Number(row.video_id), q.bucketsFromCounts(Number(row.sessions), row.counts.map(Number), buckets));
     }
     return curves;
