@@ -237,10 +237,11 @@ const [SALES_START, SALES_END] = ["start", "end"].map((b) => `toDateTime64({${b}
  * The played sessions outside the sealed periods that buyers (or non-buyers) are: traced
  * to a counted sale of the window, which is made after its session started.
  */
+const UNSEALED_BUYERS = buyerSessions(` AND created_at >= ${UNSEALED_SALES_FROM}`);
 const unsealedSegment: Record<Segment, string> = {
   all: "",
-  buyers: ` AND (video_id, session_hash) IN (${buyerSessions(` AND created_at >= ${UNSEALED_SALES_FROM}`)})`,
-  non_buyers: ` AND (video_id, session_hash) NOT IN (${buyerSessions(` AND created_at >= ${UNSEALED_SALES_FROM}`)})`,
+  buyers: ` AND (video_id, session_hash) IN (${UNSEALED_BUYERS})`,
+  non_buyers: ` AND (video_id, session_hash) NOT IN (${UNSEALED_BUYERS})`,
 };
 
 /**
