@@ -3,7 +3,8 @@
  * retention, summary, seller overview and breakdowns as every session read one by one:
  * fast-check generates sessions (videos, starts over three days, played or not, watched
  * ranges, a traffic source and country, a startup time, a CTA click, a lead, a sale made
- * minutes to hours later), sales traced to no session, a seal at a random moment, rows
+ * minutes to hours later, crediting its video or another), a split-test variation
+ * served, sales traced to no session, a seal at a random moment, rows
  * and postbacks that arrive after it for hours already sealed, and windows in several
  * time zones; every read through the rollups must equal the read from the sessions, exactly.
  */
@@ -11,8 +12,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Deps } from "../../server/deps.ts";
 import { computeRetention } from "../../server/api/analytics/service.ts";
-import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan } from "../../server/api/analytics/overview.ts";
-import { groupMetrics } from "../../server/api/analytics/metrics.ts";
+import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, splitTestRows } from "../../server/api/analytics/overview.ts";
+import { groupMetrics, type MaskPlan } from "../../server/api/analytics/metrics.ts";
+import { type GroupRollupRow, groupRollupSql } from "../../server/api/analytics/group-rollups.ts";
 import { SEAL_LAG_MS, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
 import { rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
 import { resolveWindow } from "../../server/http/window.ts";
@@ -38,6 +40,8 @@ interface GenSession {
   startupMs: number | null;
   cta: number | null;
   lead: boolean;
+  /** The split-test variation it was served (SPLIT_TEST), if any. */
+  variation: number | null;
   sale: GenSale | null;
 }
 
@@ -49,7 +53,13 @@ interface GenSale {
   test: boolean;
   /** The browser's unverified row first (in the first batch), then the postback (in the second). */
   browserFirst: boolean;
+  /** The video it credits: the session's own, the other of the test's two, or one outside the test. */
+  credits: "own" | "other" | "outside";
 }
+
+/** The split test sessions are served a variation of (its videos: 1 and 2). */
+const SPLIT_TEST = 77;
+const creditedVideo = (video: number, credits: GenSale["credits"]) => (credits === "own" ? video : credits === "other" ? 3 - video : 3);
 
 const saleArb = fc.record({
   afterMinute: fc.integer({ min: 0, max: 600 }),
@@ -57,6 +67,8 @@ const saleArb = fc.record({
   amount: fc.integer({ min: 1, max: 500 }),
   test: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
   browserFirst: fc.boolean(),
+  // Mostly its own video; a sale crediting a video outside the test sends a split-test report to every session.
+  credits: fc.integer({ min: 0, max: 19 }).map((n): GenSale["credits"] => (n === 0 ? "outside" : n <= 4 ? "other" : "own")),
 });
 
 const sessionArb = fc.record({
@@ -76,8 +88,11 @@ const sessionArb = fc.record({
   startupMs: fc.option(fc.integer({ min: 1, max: 40 }).map((n) => n * 50)),
   cta: fc.option(fc.integer({ min: 0, max: 2 })),
   lead: fc.boolean(),
+  variation: fc.option(fc.integer({ min: 1, max: 2 })),
   sale: fc.option(saleArb),
 });
+
+const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
 
@@ -104,7 +119,8 @@ function rowsOf(ws: number, s: GenSession, i: number, batch: 0 | 1) {
   const extra = (type: string, properties: Record<string, string> = {}, value: number | null = null) =>
     rows.push({ ...common, event_type: type, event_id: `${ws}-${i}-${type}`, created_at: stamp(at + 5), session_start: stamp(start), properties, value });
   if (batch === 0) {
-    const load = { utm_source: s.source, country: s.country };
+    const load: Record<string, string> = { utm_source: s.source, country: s.country };
+    if (s.variation !== null) Object.assign(load, { split_test_id: String(SPLIT_TEST), split_test_variation_id: String(s.variation) });
     rows.push({ ...common, event_type: "load", event_id: `${ws}-${i}-load`, created_at: stamp(start), session_start: stamp(start), properties: load });
     rows.push({ ...common, event_type: s.played ? "play" : "autoplay", event_id: `${ws}-${i}-start`, created_at: stamp(start), session_start: stamp(start) });
     if (s.startupMs !== null) extra("startup", {}, s.startupMs);
@@ -122,8 +138,8 @@ function saleRows(ws: number, key: string, video: number, startMs: number, sale:
   const row = {
     ...BLANK_EVENT,
     workspace_id: ws,
-    video_id: video,
-    video_code: `v${video}`,
+    video_id: creditedVideo(video, sale.credits),
+    video_code: `v${creditedVideo(video, sale.credits)}`,
     event_type: "conversion",
     event: "purchase",
     event_id: `sale-${key}`,
@@ -141,6 +157,9 @@ describe("retention and the summary from sealed hours and days", () => {
     const { ch } = await getEngines();
     let ws = 9_000 + Math.floor(Math.random() * 1_000_000);
     const firstWs = ws + 1;
+    // Split-test reads that took the sealed rows (no sale of a video outside the test), of all of them.
+    let splitTestReads = 0;
+    let fromSealed = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(sessionArb, { minLength: 1, maxLength: 25 }),
@@ -197,10 +216,25 @@ describe("retention and the summary from sealed hours and days", () => {
             groupRows(deps, scope, { kind: "dimension", dimension: "country" }, plan, 1, sealed ? await sealedUntil(deps) : 0);
           const strip = (r: Awaited<ReturnType<typeof top1>>) => r.map((row) => [row.value, Number(row.other), groupMetrics(row, true)]);
           expect(strip(await top1(true))).toEqual(strip(await top1(false)));
+          // The split test's report: per variation, and per variation and local day.
+          for (const daily of [false, true]) {
+            const report = async (sealed: boolean) =>
+              (await splitTestRows(deps, scope, daily, { sealed }))
+                .filter((r) => r.g?.startsWith(`${SPLIT_TEST}:`))
+                .sort((a, b) => a.g!.localeCompare(b.g!))
+                .map((r) => [r.g, groupMetrics(r, false), r.played_orders, r.played_buyers, r.cta_sessions]);
+            expect(await report(true)).toEqual(await report(false));
+          }
+          const variations = await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedUntil(deps)));
+          splitTestReads += 1;
+          if (!variations.some((r) => Number(r.foreign))) fromSealed += 1;
         },
       ),
-      { numRuns: 30 },
+      // A failing case is reported as found: shrinking it (three seals a try) would outlast the test's time.
+      { numRuns: 30, endOnFailure: true },
     );
+    // Most split-test reads took the sealed rows (one sale in twenty credits a video outside the test).
+    expect(fromSealed).toBeGreaterThan(splitTestReads / 3);
     // The rollups were read, not only the sessions: hours and whole days of these workspaces were sealed.
     const [sealed] = await (
       await ch.query({
@@ -217,7 +251,8 @@ describe("retention and the summary from sealed hours and days", () => {
     const [groups] = await (
       await ch.query({
         query: `SELECT countIf(dimension = 'video' AND grain = 'day') AS video_days, countIf(dimension = 'country' AND grain = 'hour') AS country_hours,
-  countIf(dimension = 'video' AND notEmpty(played_orders)) AS traced, countIf(dimension = 'sales' AND notEmpty(orders)) AS sold
+  countIf(dimension = 'video' AND notEmpty(played_orders)) AS traced, countIf(dimension = 'sales' AND notEmpty(orders)) AS sold,
+  countIf(dimension = 'split_test' AND grain = 'day') AS variation_days, countIf(dimension = 'split_test' AND notEmpty(played_buyer_sales)) AS variation_buyers
 FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64}`,
         query_params: { a: firstWs, b: ws },
         format: "JSONEachRow",
@@ -257,7 +292,8 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
       startupMs: null,
       cta: null,
       lead: false,
-      sale: { afterMinute, currency: "USD", amount: 10, test: false, browserFirst: false },
+      variation: null,
+      sale: { afterMinute, currency: "USD", amount: 10, test: false, browserFirst: false, credits: "own" },
     });
     // Both start at 23:10 on the 10th: the first buys at 23:30 that day, the second at 01:10 on the 11th.
     const sessions = [buyer([[0, 60]], 20), buyer([[300, 600]], 120)];
@@ -285,6 +321,68 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
       })
     ).json<{ buyers: string }>();
     expect(Number(day!.buyers)).toBe(2);
+  });
+
+  test("a split test's daily series outside UTC comes from sealed hours; a sale of a video outside the test sends the report to every session", async () => {
+    const { ch } = await getEngines();
+    const ws = 6_000 + Math.floor(Math.random() * 1_000_000);
+    const now = BASE_MS + 3 * DAY_MS;
+    const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
+    const session = (video: number, variation: number, startMinute: number, sale: GenSale | null): GenSession => ({
+      video,
+      startMinute,
+      played: true,
+      ranges: [[0, 60]],
+      laterMinute: 0,
+      completed: false,
+      source: "",
+      country: "",
+      startupMs: null,
+      cta: null,
+      lead: false,
+      variation,
+      sale,
+    });
+    const sale = (credits: GenSale["credits"]): GenSale => ({ afterMinute: 5, currency: "USD", amount: 40, test: false, browserFirst: false, credits });
+    // 02:00 UTC on the 11th is the 10th in New York; the first buys the test's other video.
+    const sessions = [session(1, 1, 26 * 60, sale("other")), session(1, 1, 36 * 60, null), session(2, 2, 44 * 60, sale("own"))];
+    const write = async (list: GenSession[], from: number) =>
+      insertEventRows(ch, [
+        ...list.flatMap((s, i) => [...rowsOf(ws, s, from + i, 0), ...rowsOf(ws, s, from + i, 1)]),
+        ...list.flatMap((s, i) =>
+          s.sale
+            ? [0, 1].flatMap((b) => saleRows(ws, `${ws}-${from + i}`, s.video, BASE_MS + s.startMinute * 60_000, s.sale!, b as 0 | 1, `s${ws}-${from + i}`))
+            : [],
+        ),
+      ]);
+    await write(sessions, 0);
+    await sealRollups(deps);
+    const w = resolveWindow(now, { from: "2026-11-10", to: "2026-11-12", tz: "America/New_York" }, 30);
+    const scope = { workspaceId: ws, videoIds: [1, 2], start: w.start, end: w.end, tz: w.tz };
+    const series = async (sealed: boolean) =>
+      Object.fromEntries(
+        (await splitTestRows(deps, scope, true, { sealed })).map((r) => [
+          r.g,
+          [Number(r.impressions), Number(r.played_buyers), r.revenue[""] ?? r.revenue.USD ?? 0],
+        ]),
+      );
+    expect(await series(true)).toEqual({ "77:1|2026-11-10": [1, 1, 40], "77:1|2026-11-11": [1, 0, 0], "77:2|2026-11-11": [1, 1, 40] });
+    expect(await series(true)).toEqual(await series(false));
+    const foreign = async () =>
+      (await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedUntil(deps)))).some((r) =>
+        Number(r.foreign),
+      );
+    expect(await foreign()).toBe(false);
+    // A sale of video 3, which is not in the test, traced to a session of it: the report counts only the test's videos.
+    await write([session(2, 2, 45 * 60, sale("outside"))], 10);
+    await Bun.sleep(1_100);
+    deps.clock.now = () => now + 60_000;
+    await sealRollups(deps);
+    expect(await foreign()).toBe(true);
+    const totals = async (sealed: boolean) =>
+      (await splitTestRows(deps, scope, false, { sealed })).map((r) => [r.g, Number(r.impressions), r.played_buyers, r.revenue]);
+    expect(await totals(true)).toEqual(await totals(false));
+    expect((await totals(true)).find((r) => r[0] === "77:2")).toEqual(["77:2", 2, 1, { USD: 40 }]);
   });
 
   test("a seal of an earlier release, whose rows keep no buyers, is refused (a rolling upgrade)", async () => {
@@ -318,6 +416,7 @@ VALUES (${ws}, 1, 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 0, 1, 0, [])`;
       startupMs: 300 + ((i * 7919) % 97) * (1 + (i % 5)) * 7,
       cta: null,
       lead: false,
+      variation: null,
       sale: null,
     });
     const sessions = Array.from({ length: 1_500 }, (_, i) => session(i));

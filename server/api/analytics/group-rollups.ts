@@ -14,7 +14,7 @@
 import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
 import { DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
-import { latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
+import { HOUR_PERIODS, inSalesWindow, latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
 import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
 
 const agg = (name: string) => METRICS.find((m) => m.name === name)!.agg;
@@ -61,48 +61,72 @@ const FACTS: { name: string; agg: string; state: string; final: string; seal?: s
 /** Money traced to a group's sessions, per `<sale slot>|<currency>`, whenever the sale was made. */
 const MONEY = ["orders", "revenue", "played_orders"] as const;
 
-const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.join(", ")}`;
+/** What a 'split_test' row keeps besides (0018_split_test_rollups.sql): the videos its sales credit, and each played buyer's sale times. */
+const SPLIT_TEST_FACTS = "sale_videos, played_buyer_sales";
+
+/** The format of the rows this release seals: 1 has the 'split_test' rows (0018_split_test_rollups.sql refuses older rows). */
+const SEAL_FORMAT = 1;
+
+const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.join(", ")}, ${SPLIT_TEST_FACTS}, seal_format`;
 
 /** The 15-minute slot (UTC) and currency of a sale: the key of the money maps. */
 const saleKey = (at: string, currency: string) => `concat(toString(toStartOfFifteenMinutes(toDateTime(${at}))), '|', ${currency})`;
 
 /**
  * Each verified, non-test sale of the sessions in `sessions` (a subquery of their
- * workspace_id, video_id, session_hash), one row per sale key as queries.ts
- * salesByKey merges them, whenever it was made.
+ * workspace_id, video_id, session_hash), as queries.ts salesByKey merges them, whenever it
+ * was made: per video and session, or with `anyVideo` per session whichever video the sale
+ * credits (a split test's sessions), with those videos and the sales' times.
  */
-function salesOfSessions(sessions: string): string {
+function salesOfSessions(sessions: string, anyVideo = false): string {
+  const group = anyVideo ? "workspace_id, sale_hash" : "video_id, sale_hash";
+  const scope = anyVideo ? "workspace_id" : "workspace_id, video_id";
   return `
-    SELECT video_id, sale_hash, sumMap(map(k, toUInt64(1))) AS orders, sumMap(map(k, amount)) AS revenue
+    SELECT ${group}, sumMap(map(k, toUInt64(1))) AS orders, sumMap(map(k, amount)) AS revenue${anyVideo ? ", groupUniqArray(video_id) AS videos, arrayFlatten(groupArray(times)) AS times" : ""}
     FROM (
-      SELECT video_id, max(verified) AS v, argMax(test, verified) AS t, maxIf(amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash,
-        ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k
+      SELECT workspace_id, video_id, max(verified) AS v, argMax(test, verified) AS t, maxIf(amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash,
+        ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k, groupArrayIf(created_at, verified) AS times
       FROM analytics_sales
-      WHERE (workspace_id, video_id) IN (SELECT DISTINCT workspace_id, video_id FROM (${sessions}))
+      WHERE (${scope}) IN (SELECT DISTINCT ${scope} FROM (${sessions}))
         AND session_hash IN (SELECT session_hash FROM (${sessions}))
-      GROUP BY video_id, sale_key
+      GROUP BY workspace_id, video_id, sale_key
     )
     WHERE v AND NOT t AND sale_hash != 0
-    GROUP BY video_id, sale_hash`;
+    GROUP BY ${group}`;
 }
 
-/** The hour rows of every group of the shown sessions in `where` (rows of analytics_sessions, by `started`). */
+/**
+ * The hour rows of every group of the shown sessions in `where` (rows of analytics_sessions,
+ * by `started`). A 'split_test' row (sessions served a variation) takes its sessions' sales
+ * of any video, as a report counts them.
+ */
 export function sealGroupHoursSql(where: string): string {
-  const dims = [`('video', toString(video_id))`, ...Object.entries(DIMENSIONS).map(([name, sql]) => `('${name}', ${sql})`)].join(", ");
+  const dims = [`('video', toString(video_id))`, ...Object.entries(DIMENSIONS).map(([name, sql]) => `('${name}', ${sql})`), "('split_test', split_test)"].join(
+    ", ",
+  );
   const keys = `SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`;
+  const tested = "dv.1 = 'split_test'";
+  const money = (own: string, any: string) => `if(${tested}, ${any}, ${own})`;
   return `INSERT INTO analytics_group_rollups (${COLUMNS})
 SELECT workspace_id, video_id, dv.1 AS dimension, dv.2 AS value, 'hour', hour, {generation:UInt64}, ${RUN_STARTED},
-  ${FACTS.map((f) => f.seal ?? f.agg).join(", ")}, sumMap(sold), sumMap(paid), sumMapIf(sold, play)
+  ${FACTS.map((f) => f.seal ?? f.agg).join(", ")}, sumMap(${money("sold", "sold_any")}), sumMap(${money("paid", "paid_any")}),
+  sumMapIf(${money("sold", "sold_any")}, play), groupUniqArrayArrayIf(sale_videos, ${tested}), groupArrayIf(sale_times, ${tested} AND play AND notEmpty(sale_times)),
+  ${SEAL_FORMAT}
 FROM (
-  SELECT s.*, b.orders AS sold, b.revenue AS paid
+  SELECT sb.*, a.orders AS sold_any, a.revenue AS paid_any, a.videos AS sale_videos, a.times AS sale_times
   FROM (
-    SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, ${sessionColumns("mask100")}
-    FROM analytics_sessions FINAL
-    WHERE ${where} AND ${SHOWN}
-  ) AS s
-  LEFT JOIN (${salesOfSessions(keys)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
+    SELECT s.*, b.orders AS sold, b.revenue AS paid
+    FROM (
+      SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, split_test, ${sessionColumns("mask100")}
+      FROM analytics_sessions FINAL
+      WHERE ${where} AND ${SHOWN}
+    ) AS s
+    LEFT JOIN (${salesOfSessions(keys)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
+  ) AS sb
+  LEFT JOIN (${salesOfSessions(`${keys} AND split_test != ''`, true)}) AS a ON sb.workspace_id = a.workspace_id AND sb.session_hash = a.sale_hash
 )
-ARRAY JOIN [${dims}] AS dv
+-- Sessions served no variation have no 'split_test' row.
+ARRAY JOIN arrayFilter(d -> d.1 != 'split_test' OR d.2 != '', [${dims}]) AS dv
 GROUP BY workspace_id, video_id, dimension, value, hour`;
 }
 
@@ -112,8 +136,8 @@ GROUP BY workspace_id, video_id, dimension, value, hour`;
  * verified rows are one write (the ledger deduplicates postbacks), so they share it.
  */
 export function sealSalesHoursSql(where: string): string {
-  return `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, orders, revenue)
-SELECT workspace_id, video_id, 'sales', '', 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, sumMap(map(k, toUInt64(1))), sumMap(map(k, amount))
+  return `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, orders, revenue, seal_format)
+SELECT workspace_id, video_id, 'sales', '', 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, sumMap(map(k, toUInt64(1))), sumMap(map(k, amount)), ${SEAL_FORMAT}
 FROM (
   SELECT workspace_id, video_id, toStartOfHour(toDateTime(created_at)) AS hour, max(verified) AS v, argMax(test, verified) AS t,
     maxIf(amount, verified) AS amount, ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k
@@ -130,14 +154,18 @@ export function sealGroupDaysSql(where: string): string {
   const hours = `grain = 'hour' AND ${where}`;
   return `INSERT INTO analytics_group_rollups (${COLUMNS})
 SELECT workspace_id, video_id, dimension, value, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED},
-  ${FACTS.map((f) => f.day ?? `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")}
+  ${FACTS.map((f) => f.day ?? `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")},
+  groupUniqArrayArray(sale_videos), groupArrayArray(played_buyer_sales), ${SEAL_FORMAT}
 FROM analytics_group_rollups
 WHERE ${hours} AND ${latest(hours, "analytics_group_rollups")}
 GROUP BY workspace_id, video_id, dimension, value, day`;
 }
 
+/** The latest rows of one dimension's sealed periods (`periods`: periods.ts PERIODS or HOUR_PERIODS). */
+const sealedRows = (periods: string) =>
+  `dimension = {dimension:String} AND ${periods} AND ${latest(`dimension = {dimension:String} AND ${periods}`, "analytics_group_rollups")}`;
 /** The latest rows of one dimension's sealed periods that the window takes whole. */
-const SEALED = `dimension = {dimension:String} AND ${PERIODS} AND ${latest(`dimension = {dimension:String} AND ${PERIODS}`, "analytics_group_rollups")}`;
+const SEALED = sealedRows(PERIODS);
 
 /** A money map's sales made inside the window, per currency. */
 const inWindow = (m: string) => {
@@ -146,23 +174,33 @@ const inWindow = (m: string) => {
 };
 
 /**
- * The metrics per group (video or dimension value) from the sealed periods and the other
- * sessions of the window; with `top`, as metricsSql's top-N. Columns: metricsSql's, with
- * `viewers` merged, `startup_q` (exact while every row kept its startup times, else from
- * their digests), the money of the sealed sessions per currency, and `buyers` (of the
- * sessions read).
+ * The metrics per group (video, dimension value or split-test variation) from the sealed
+ * periods and the other sessions of the window; with `top`, as metricsSql's top-N.
+ * Columns: metricsSql's, with `viewers` merged, `startup_q` (exact while every row kept
+ * its startup times, else from their digests), the money of the sealed sessions per
+ * currency, and `buyers` (of the sessions read). Per variation also `sealed_played_buyers`
+ * (the sealed played sessions with a sale in the window) and `foreign` (a sealed sale
+ * credits a video outside the scope: the caller reads every session instead). Per
+ * variation and local day, sealed hours stand for days outside UTC (the caller checks
+ * that they fit: periods.ts hoursFitLocalDays).
  */
-export function groupRollupSql(s: Scope, group: Exclude<GroupBy, { kind: "split_test" }>, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
-  const dimension = group.kind === "video" ? "video" : group.dimension;
+export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
+  const dimension = group.kind === "video" ? "video" : group.kind === "split_test" ? "split_test" : group.dimension;
   const g = group.kind === "video" ? "toString(video)" : "g";
+  const daily = group.kind === "split_test" && group.daily;
+  const sealed = daily && s.tz !== "UTC" ? sealedRows(HOUR_PERIODS) : SEALED;
+  const tested = group.kind === "split_test";
   const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
   const union = `
-  SELECT value AS g, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")},
-    CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers
-  FROM analytics_group_rollups WHERE ${SEALED}
+  SELECT ${daily ? "concat(value, '|', toString(toDate(period, {tz:String})))" : "value"} AS g, ${FACTS.map((f) => f.name).join(", ")},
+    ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")}, CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers,
+    ${tested ? `toUInt64(arrayCount(ts -> arrayExists(t -> ${inSalesWindow("t")}, ts), played_buyer_sales))` : "toUInt64(0)"} AS sealed_played_buyers,
+    ${tested ? "NOT hasAll({videos:Array(UInt64)}, sale_videos)" : "false"} AS foreign
+  FROM analytics_group_rollups WHERE ${sealed}
   UNION ALL
   SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
-    CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought)
+    CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought),
+    toUInt64(0), false
   FROM (${unsealedSessions})
   GROUP BY g`;
   const merged = [
@@ -172,6 +210,8 @@ export function groupRollupSql(s: Scope, group: Exclude<GroupBy, { kind: "split_
       arrayMap(q -> round(q), quantilesTDigestMerge(${STARTUP_QUANTILES})(startups_digest))) AS startup_q`,
     ...MONEY.map((m) => `sumMap(${m}) AS ${m}`),
     "groupArrayArray(buyers) AS buyers",
+    "sum(sealed_played_buyers) AS sealed_played_buyers",
+    "max(foreign) AS foreign",
   ];
   const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension, top: top ?? 0 };
   if (top === undefined) return { query: `SELECT g, 0 AS other, ${merged.join(", ")} FROM (${union}) GROUP BY g`, query_params: params };
@@ -229,15 +269,16 @@ export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "ord
   orders: Record<string, number | string>;
   revenue: Record<string, number | string>;
   played_orders: Record<string, number | string>;
+  sealed_played_buyers: number | string;
+  foreign: number | boolean;
 }
 
-/**
- * A row of groupRollupSql as metricsSql's, with the money of its sealed sessions kept
- * aside (addSealedSales). `played_buyers` counts only the sessions read (split-test
- * reports, which need it, read every session).
- */
-export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: Pick<GroupRollupRow, "orders" | "revenue" | "played_orders"> } {
-  const { viewers: distinct, orders, revenue, played_orders, ...rest } = row;
+/** The sales of a row's sealed sessions, which attributeSales does not see. */
+type SealedSales = Pick<GroupRollupRow, "orders" | "revenue" | "played_orders" | "sealed_played_buyers">;
+
+/** A row of groupRollupSql as metricsSql's, with the money of its sealed sessions kept aside (addSealedSales). */
+export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: SealedSales } {
+  const { viewers: distinct, orders, revenue, played_orders, sealed_played_buyers, foreign: _, ...rest } = row;
   const viewers = Number(distinct);
   return {
     ...rest,
@@ -247,17 +288,17 @@ export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: 
     revenue: {},
     played_orders: 0,
     played_buyers: 0,
-    sealed: { orders, revenue, played_orders },
+    sealed: { orders, revenue, played_orders, sealed_played_buyers },
   };
 }
 
 /** Adds the money of the sealed sessions to a row whose read sessions' sales attributeSales added. */
-export function addSealedSales(row: MetricsRow & { sealed: Pick<GroupRollupRow, "orders" | "revenue" | "played_orders"> }): MetricsRow {
+export function addSealedSales(row: MetricsRow & { sealed: SealedSales }): MetricsRow {
   const { sealed, ...rest } = row;
   const orders = { ...rest.orders };
   const revenue = { ...rest.revenue };
   for (const [currency, v] of Object.entries(sealed.orders)) orders[currency] = (orders[currency] ?? 0) + Number(v);
   for (const [currency, v] of Object.entries(sealed.revenue)) revenue[currency] = (revenue[currency] ?? 0) + Number(v);
   const played = Object.values(sealed.played_orders).reduce<number>((sum, v) => sum + Number(v), 0);
-  return { ...rest, orders, revenue, played_orders: rest.played_orders + played };
+  return { ...rest, orders, revenue, played_orders: rest.played_orders + played, played_buyers: rest.played_buyers + Number(sealed.sealed_played_buyers) };
 }

@@ -44,6 +44,39 @@ export const PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array
       (grain = 'day' AND period >= ${DAYS_FROM} AND period < ${DAYS_TO})
       OR (grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO} AND NOT (period >= ${DAYS_FROM} AND period < ${DAYS_TO})))`;
 
+/** The hours of the span alone (no day rows): what a series per local day reads outside UTC. */
+export const HOUR_PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
+      AND grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO}`;
+
+/** A sale time is inside the window (queries.ts WHERE reads it so). */
+export const inSalesWindow = (t: string) => `${t} >= toDateTime64({start:String}, 3, {tz:String}) AND ${t} < toDateTime64({end:String}, 3, {tz:String})`;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether every local midnight of the window (`start`, `end`: local "YYYY-MM-DD hh:mm:ss"
+ * of `tz`) is a UTC hour boundary, so each sealed hour falls in one local day: false in
+ * zones such as Asia/Kolkata (+05:30) or Australia/Lord_Howe in winter (+10:30).
+ */
+export function hoursFitLocalDays(tz: string, start: string, end: string): boolean {
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone: tz,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
+  const offsetMinutes = (ms: number) => {
+    const p = Object.fromEntries(format.formatToParts(new Date(ms)).map((x) => [x.type, Number(x.value)]));
+    return (Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - ms) / 60_000;
+  };
+  // Every twelve hours from a day before to a day after: offsets change at most twice a year, and never for less than a day.
+  for (let ms = msOf(start) - 24 * HOUR_MS; ms <= msOf(end) + 24 * HOUR_MS; ms += 12 * HOUR_MS) if (offsetMinutes(ms) % 60 !== 0) return false;
+  return true;
+}
+
 /** The window's start, in UTC. */
 const START_UTC = "toTimeZone(toDateTime({start:String}, {tz:String}), 'UTC')";
 

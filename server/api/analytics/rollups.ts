@@ -186,7 +186,7 @@ WHERE sealed_at < ${RUN_STARTED} AND (${keys}) IN (SELECT ${keys} FROM ${local} 
  * The (video, hour) pairs below `before` that rows reached since the last run began (a
  * second of slack: sealing twice is harmless): hours of session start that got session
  * rows, hours a sale was made in, and the start hours of the sessions those sales are
- * traced to.
+ * traced to, whichever video a sale credits (a split test's may credit another of its videos).
  */
 async function dirtyHours(deps: Deps, lastRun: string, before: string) {
   const since = "changed_at >= toDateTime64({last_run:String}, 3, 'UTC') - 1";
@@ -197,7 +197,7 @@ async function dirtyHours(deps: Deps, lastRun: string, before: string) {
   SELECT workspace_id, video_id, hour FROM analytics_rollup_sale_dirty WHERE ${since}
   UNION ALL
   SELECT workspace_id, video_id, toStartOfHour(started) AS hour FROM analytics_sessions
-  WHERE (workspace_id, video_id, session_hash) IN (SELECT workspace_id, video_id, session_hash FROM analytics_rollup_sale_dirty WHERE ${since} AND session_hash != 0)
+  WHERE (workspace_id, session_hash) IN (SELECT workspace_id, session_hash FROM analytics_rollup_sale_dirty WHERE ${since} AND session_hash != 0)
 )
 WHERE hour < toDateTime({before:String}, 'UTC')`,
     query_params: { last_run: lastRun, before },

@@ -5,7 +5,8 @@
  * declares a winner once (`split_test.winner_declared`). Knows nothing of HTTP.
  */
 import type { Deps } from "../../deps.ts";
-import { groupMetrics, type MaskPlan, type MetricsRow, readMetrics } from "../analytics/metrics.ts";
+import { groupMetrics, type MetricsRow } from "../analytics/metrics.ts";
+import { splitTestRows } from "../analytics/overview.ts";
 import * as q from "../analytics/queries.ts";
 import { canonicalTimeZone, resolveWindow, type Window, type WindowQuery } from "../../http/window.ts";
 import { enqueueEvent } from "../../storage/outbox.ts";
@@ -32,18 +33,12 @@ export function armOf(goal: Goal, row: MetricsRow | undefined): Arm {
 
 const keyOf = (t: SplitTestWithVariations, v: VariationRow) => `${t.id}:${v.id}`;
 
-/**
- * The share of the video watched is not part of the report, so the masks are the
- * stored ones whatever they hold (no duration query; metrics.ts MaskPlan).
- */
-const NO_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
-
 /** The metrics rows of the test's sessions in the window, by `<test>:<variation>` (and `|<date>` when daily). */
 async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily: boolean): Promise<Map<string, MetricsRow>> {
   const videoIds = [...new Set(t.variations.flatMap((v) => (v.video_id === null ? [] : [v.video_id])))];
   if (videoIds.length === 0) return new Map();
   const scope: q.Scope = { workspaceId: t.workspace_id, videoIds, start: w.start, end: w.end, tz: w.tz };
-  const rows = await readMetrics(deps.ch, scope, { kind: "split_test", daily }, NO_MASKS);
+  const rows = await splitTestRows(deps, scope, daily);
   return new Map(rows.map((r) => [r.g ?? "", r]));
 }
 
