@@ -7,7 +7,7 @@
  * session's source, utm_*, device, browser, OS and country; a play, or for one session
  * in four a muted autoplay; startup; four watched ranges with seeks and rewatches; a
  * milestone; pause, seek, unmute (half the autoplays) or a CTA click; ended or
- * rebuffer), plus a verified sale (in USD or EUR, one in five a test) for one session
+ * rebuffer; video 1's sessions served one of two variations of a split test), plus a verified sale (in USD or EUR, one in five a test) for one session
  * in fifty. Video 1 is the hot one with 10% of all events (1,000,000 events, 100,000
  * sessions); the other 99 share the rest (~90,900 events each). Once the store has
  * settled (merged, no merge running, written data flushed to disk), summary,
@@ -344,7 +344,10 @@ SELECT {ws:UInt64}, video, concat('video-', toString(video)),
       'referrer_host', ['facebook.com', 'google.com', 'youtube.com', '', 'news.example.org'][1 + cityHash64(s, 'ref') % 5],
       'utm_source', if(cityHash64(s, 'utm') % 3 = 0, '', concat('src', toString(cityHash64(s, 'src') % 200))),
       'utm_medium', ['cpc', 'email', 'social', ''][1 + cityHash64(s, 'med') % 4],
-      'utm_campaign', concat('c', toString(cityHash64(s, 'camp') % 200))),
+      'utm_campaign', concat('c', toString(cityHash64(s, 'camp') % 200)),
+      -- Video 1's sessions are served one of two variations of split test 1.
+      'split_test_id', if(video = 1, '1', ''),
+      'split_test_variation_id', if(video = 1, toString(1 + s % 2), '')),
     et = 'watched', map('duration_s', '600'),
     et = 'milestone', map('percent', toString(25 * (1 + s % 4))),
     et = 'cta_click', map('card_index', toString(intDiv(s, 3) % 3)),

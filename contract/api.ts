@@ -578,6 +578,8 @@ export interface ReportVariation {
   plays: number;
   play_rate: number | null;
   unique_viewers: number;
+  /** False when unique_viewers is estimated (sealed hours past 4,000 distinct viewers, within 1 %). */
+  unique_viewers_exact: boolean;
   conversions: number;
   conversion_rate: number | null;
   cta_click_sessions: number;

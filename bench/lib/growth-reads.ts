@@ -3,7 +3,7 @@
  * workspace 1 over a 30-day window: shared with the process that measures their memory
  * (read-memory.ts), so both run the same calls.
  */
-import { computeBreakdown, computeVideoMetrics } from "../../server/api/analytics/overview.ts";
+import { computeBreakdown, computeVideoMetrics, splitTestRows } from "../../server/api/analytics/overview.ts";
 import type { Scope } from "../../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../../server/api/analytics/service.ts";
 import type { Deps } from "../../server/deps.ts";
@@ -22,5 +22,7 @@ export function growthReads(ch: Ch, nowMs: number, from: string, to: string): Re
     "retention of buyers (100 buckets)": () => computeRetention(deps, scope, 100, "buyers"),
     "seller overview": () => computeVideoMetrics(deps, scope, []),
     "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
+    // The report's two reads (split-tests/report.ts): per variation, and per variation and day.
+    "split-test report (2 variations)": () => Promise.all([splitTestRows(deps, scope, false), splitTestRows(deps, scope, true)]),
   };
 }

@@ -385,17 +385,23 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     expect((await totals(true)).find((r) => r[0] === "77:2")).toEqual(["77:2", 2, 1, { USD: 40 }]);
   });
 
-  test("a seal of an earlier release, whose rows keep no buyers, is refused (a rolling upgrade)", async () => {
+  test("a seal of an earlier release, whose rows keep no buyers or split tests, is refused (a rolling upgrade)", async () => {
     const { ch } = await getEngines();
     const ws = 4_000 + Math.floor(Math.random() * 1_000_000);
     // The statement a worker of the release before 0017_rollup_buyers.sql runs: the columns it knew.
     const before = `INSERT INTO analytics_rollups (workspace_id, video_id, grain, period, generation, sealed_at, plays, completions, watch_s, bounces, buckets)
 VALUES (${ws}, 1, 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 0, 1, 0, [])`;
     await expect(ch.command({ query: before })).rejects.toThrow(/sealed_with_buyers/);
-    const [found] = await (
-      await ch.query({ query: "SELECT count() AS n FROM analytics_rollups WHERE workspace_id = {ws:UInt64}", query_params: { ws }, format: "JSONEachRow" })
-    ).json<{ n: string }>();
-    expect(Number(found!.n)).toBe(0);
+    // And of the seller rows, sealed before 0018_split_test_rollups.sql without the split tests' variations.
+    const groupsBefore = `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, impressions)
+VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1)`;
+    await expect(ch.command({ query: groupsBefore })).rejects.toThrow(/sealed_with_split_tests/);
+    for (const table of ["analytics_rollups", "analytics_group_rollups"]) {
+      const [found] = await (
+        await ch.query({ query: `SELECT count() AS n FROM ${table} WHERE workspace_id = {ws:UInt64}`, query_params: { ws }, format: "JSONEachRow" })
+      ).json<{ n: string }>();
+      expect(Number(found!.n)).toBe(0);
+    }
   });
 
   test("a group of more startup times than a sealed row keeps answers from its t-digest, within 1 %", async () => {

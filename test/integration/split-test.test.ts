@@ -183,6 +183,7 @@ describe("a 50/50 split test with 2,000 viewers", () => {
         plays,
         play_rate: round4(plays / mine.length),
         unique_viewers: mine.length,
+        unique_viewers_exact: true,
         conversions: buyers.length,
         conversion_rate: round4(buyers.length / plays),
         goal: { trials: plays, successes: buyers.length, rate: round4(buyers.length / plays) },

@@ -73,16 +73,17 @@ const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, genera
 const saleKey = (at: string, currency: string) => `concat(toString(toStartOfFifteenMinutes(toDateTime(${at}))), '|', ${currency})`;
 
 /**
- * Each verified, non-test sale of the sessions in `sessions` (a subquery of their
- * workspace_id, video_id, session_hash), as queries.ts salesByKey merges them, whenever it
- * was made: per video and session, or with `anyVideo` per session whichever video the sale
- * credits (a split test's sessions), with those videos and the sales' times.
+ * The verified, non-test sales of the sessions in `sessions` (a subquery of their
+ * workspace_id, video_id, session_hash), each counted by its verified row as queries.ts
+ * salesByKey counts it, whenever it was made: per video and session, or with `anyVideo`
+ * per session whichever video the sale credits (a split test's sessions, with those
+ * videos): orders and revenue per sale key, and the sales' times.
  */
-function salesOfSessions(sessions: string, anyVideo = false): string {
+export function salesOfSessions(sessions: string, anyVideo = false): string {
   const group = anyVideo ? "workspace_id, sale_hash" : "video_id, sale_hash";
   const scope = anyVideo ? "workspace_id" : "workspace_id, video_id";
   return `
-    SELECT ${group}, sumMap(map(k, toUInt64(1))) AS orders, sumMap(map(k, amount)) AS revenue${anyVideo ? ", groupUniqArray(video_id) AS videos, arrayFlatten(groupArray(times)) AS times" : ""}
+    SELECT ${group}, sumMap(map(k, toUInt64(1))) AS orders, sumMap(map(k, amount)) AS revenue, arrayFlatten(groupArray(times)) AS times${anyVideo ? ", groupUniqArray(video_id) AS videos" : ""}
     FROM (
       SELECT workspace_id, video_id, max(verified) AS v, argMax(test, verified) AS t, maxIf(amount, verified) AS amount, argMax(session_hash, verified) AS sale_hash,
         ${saleKey("minIf(created_at, verified)", "argMax(currency, verified)")} AS k, groupArrayIf(created_at, verified) AS times

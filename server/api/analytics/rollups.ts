@@ -18,7 +18,7 @@ import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
 import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, SEALED_TABLES, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
-import { sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
+import { salesOfSessions, sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
 
 /** An hour is sealed this long after it ends: most sessions that started in it are over. */
@@ -47,22 +47,6 @@ const COLUMNS = `workspace_id, video_id, grain, period, generation, sealed_at, p
 /** The format of the rows this release seals: 1 keeps the buyers (0017_rollup_buyers.sql refuses older rows). */
 const SEAL_FORMAT = 1;
 
-/**
- * The times of each session's verified, non-test sales of its video (the sessions of
- * `where`'s videos), as queries.ts salesByKey counts a sale: by its verified row.
- */
-function saleTimesSql(where: string): string {
-  return `SELECT video_id, sale_hash AS session_hash, arrayFlatten(groupArray(times)) AS sales
-  FROM (
-    SELECT video_id, max(verified) AS v, argMax(test, verified) AS t, argMax(session_hash, verified) AS sale_hash, groupArrayIf(created_at, verified) AS times
-    FROM analytics_sales
-    WHERE (workspace_id, video_id) IN (SELECT DISTINCT workspace_id, video_id FROM analytics_sessions WHERE ${where})
-    GROUP BY video_id, sale_key
-  )
-  WHERE v AND NOT t AND sale_hash != 0
-  GROUP BY video_id, sale_hash`;
-}
-
 /** The hour rows of the played sessions in `where`, with those of them that have sales (the buyers of a window holding a sale). */
 function sealHoursSql(where: string): string {
   const bought = "notEmpty(sales)";
@@ -71,13 +55,14 @@ SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generati
   countIf(${bought}), sumForEachIf(${MASK_COUNTS}, ${bought}), minIf(arrayMin(sales), ${bought}), maxIf(arrayMax(sales), ${bought}),
   groupArrayIf((mask100, sales), ${bought}), ${SEAL_FORMAT}
 FROM (
-  SELECT s.*, b.sales AS sales
+  SELECT s.*, b.times AS sales
   FROM (
     SELECT workspace_id, video_id, started, session_hash, device_hash, completed, watched_s, mask100
     FROM analytics_sessions FINAL
     WHERE ${where} AND bitTest(flags, 1)
   ) AS s
-  LEFT JOIN (${saleTimesSql(where)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.session_hash
+  LEFT JOIN (${salesOfSessions(`SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`)}) AS b
+    ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
 )
 GROUP BY workspace_id, video_id, hour`;
 }

@@ -127,6 +127,9 @@ export const ReportVariation = t.Object({
   plays: t.Integer(),
   play_rate: Rate,
   unique_viewers: t.Integer(),
+  unique_viewers_exact: t.Boolean({
+    description: 'False when unique_viewers is estimated: past 4,000 distinct viewers in sealed hours, within 1 % (README "How fresh, how exact").',
+  }),
   conversions: t.Integer({ description: "Verified, non-test sales traced to a session of this variation that played." }),
   conversion_rate: Rate,
   cta_click_sessions: t.Integer(),

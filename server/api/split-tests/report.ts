@@ -74,6 +74,7 @@ export async function splitTestReport(deps: Deps, workspaceId: number, id: numbe
       plays: m.plays,
       play_rate: m.play_rate,
       unique_viewers: m.unique_viewers,
+      unique_viewers_exact: m.unique_viewers_exact,
       conversions: Number(row?.played_orders ?? 0),
       conversion_rate: m.conversion_rate,
       cta_click_sessions: Number(row?.cta_sessions ?? 0),
