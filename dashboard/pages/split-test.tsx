@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { CopyButton, ErrorBox, Field, Link, PageTitle, useAsync, TableHead } from "../components.tsx";
-import { money, num, pct } from "../seller-format.ts";
+import { FRESHNESS, money, num, pct } from "../seller-format.ts";
 import { goalLabel, statusText } from "./split-tests.tsx";
 import type { SplitTest, SplitTestRead, SplitTestReport as Report } from "../../contract/api.ts";
 
@@ -103,7 +103,9 @@ export function SplitTestPage({ id }: { id: number }) {
                       <td class="num">{num(v.conversions)}</td>
                       <td class="num">{pct(v.conversion_rate)}</td>
                       <td class="num">{v.revenue.length ? v.revenue.map((c) => money(c.revenue, c.currency)).join(", ") : "—"}</td>
-                      <td class="num">{v.revenue.length ? v.revenue.map((c) => money(c.rpv, c.currency)).join(", ") : "—"}</td>
+                      <td class="num" data-rpv>
+                        {v.revenue.length ? v.revenue.map((c) => `${v.unique_viewers_exact ? "" : "≈ "}${money(c.rpv, c.currency)}`).join(", ") : "—"}
+                      </td>
                       <td class="num" data-goal-rate>
                         {pct(v.goal.rate)}{" "}
                         <span class="muted small">
@@ -126,6 +128,9 @@ export function SplitTestPage({ id }: { id: number }) {
                     ? `${titleOf(r.decision.leader_variation_id)} leads significantly at 95 %; the winner is declared within a minute.`
                     : `${titleOf(r.decision.leader_variation_id)} leads, but not significantly yet.`}{" "}
               Method: {r.decision.method}.
+            </p>
+            <p class="hint" data-freshness>
+              {FRESHNESS} Revenue per viewer divides by distinct viewers (≈ when estimated).
             </p>
             {r.series.length > 0 && (
               <Chart
