@@ -366,7 +366,13 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
           [Number(r.impressions), Number(r.played_buyers), r.revenue[""] ?? r.revenue.USD ?? 0],
         ]),
       );
-    expect(await series(true)).toEqual({ "77:1|2026-11-10": [1, 1, 40], "77:1|2026-11-11": [1, 0, 0], "77:2|2026-11-11": [1, 1, 40] });
+    expect(await series(true)).toEqual({
+      "77:1": [2, 1, 40],
+      "77:1|2026-11-10": [1, 1, 40],
+      "77:1|2026-11-11": [1, 0, 0],
+      "77:2": [1, 1, 40],
+      "77:2|2026-11-11": [1, 1, 40],
+    });
     expect(await series(true)).toEqual(await series(false));
     const foreign = async () =>
       (await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedUntil(deps)))).some((r) =>

@@ -181,9 +181,9 @@ const inWindow = (m: string) => {
  * its startup times, else from their digests), the money of the sealed sessions per
  * currency, and `buyers` (of the sessions read). Per variation also `sealed_played_buyers`
  * (the sealed played sessions with a sale in the window) and `foreign` (a sealed sale
- * credits a video outside the scope: the caller reads every session instead). Per
- * variation and local day, sealed hours stand for days outside UTC (the caller checks
- * that they fit: periods.ts hoursFitLocalDays).
+ * credits a video outside the scope: the caller reads every session instead). With
+ * `daily`, the rows per variation and local day and those per variation; sealed hours
+ * stand for days outside UTC (the caller checks that they fit: periods.ts hoursFitLocalDays).
  */
 export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
   const dimension = group.kind === "video" ? "video" : group.kind === "split_test" ? "split_test" : group.dimension;
@@ -215,6 +215,16 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
     "max(foreign) AS foreign",
   ];
   const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension, top: top ?? 0 };
+  if (daily) {
+    // Per variation and day and per variation (the report's totals) from one pass over the rows: in the set of
+    // variations `g` is '', in the set of days `v` is.
+    const names = merged.map((m) => m.slice(m.lastIndexOf(" AS ") + 4));
+    return {
+      query: `SELECT if(g = '', v, g) AS g, 0 AS other, ${names.join(", ")}
+FROM (SELECT g, splitByChar('|', g)[1] AS v, ${merged.join(", ")} FROM (${union}) GROUP BY GROUPING SETS ((g), (v)))`,
+      query_params: params,
+    };
+  }
   if (top === undefined) return { query: `SELECT g, 0 AS other, ${merged.join(", ")} FROM (${union}) GROUP BY g`, query_params: params };
   // The top groups by impressions first (a light pass), so each fact merges once into its row: a distinct-viewer
   // state per shown row, not per value.

@@ -81,7 +81,7 @@ export async function groupRows(
   top: number | undefined,
   sealedUntilMs: number,
 ): Promise<MetricsRow[]> {
-  if (sealedUntilMs === 0) return readMetrics(deps.ch, scope, group, masks, top);
+  if (sealedUntilMs === 0) return readEverySession(deps, scope, group, masks, top);
   const stored = { durations: new Map(), storedMasks: true };
   const read = Promise.all([
     q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, stored, sealedUntilMs, top)),
@@ -90,11 +90,11 @@ export async function groupRows(
   const plan = await masks;
   if (!plan.storedMasks) {
     read.catch(() => {});
-    return readMetrics(deps.ch, scope, group, plan, top);
+    return readEverySession(deps, scope, group, plan, top);
   }
   const [found, sold] = await read;
   // A sealed split-test sale of a video the test no longer has: the report's rule (sales of its videos) needs every session.
-  if (found.some((r) => Number(r.foreign))) return readMetrics(deps.ch, scope, group, plan, top);
+  if (found.some((r) => Number(r.foreign))) return readEverySession(deps, scope, group, plan, top);
   return attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales);
 }
 
@@ -102,13 +102,21 @@ export async function groupRows(
 const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 /**
- * The metrics of a split test's sessions in the scope (its videos), keyed `<test>:<variation>`
- * (and `|<local date>` with `daily`), from the sealed periods where they fit the days.
+ * The metrics of a split test's sessions in the scope (its videos), keyed `<test>:<variation>`,
+ * and with `daily` also `<test>:<variation>|<local date>`, from the sealed periods where
+ * they fit the days.
  */
 export async function splitTestRows(deps: Deps, scope: q.Scope, daily: boolean, options: ReadOptions = {}): Promise<MetricsRow[]> {
   const fits = !daily || hoursFitLocalDays(scope.tz, scope.start, scope.end);
   const sealed = fits ? await rollupsUntil(deps, scope, options) : 0;
   return groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed);
+}
+
+/** groupRows from every session (metrics.ts); per variation and day, with the rows per variation as groupRollupSql has them. */
+async function readEverySession(deps: Deps, scope: q.Scope, group: GroupBy, masks: MaskPlan | Promise<MaskPlan>, top: number | undefined) {
+  if (group.kind !== "split_test" || !group.daily) return readMetrics(deps.ch, scope, group, masks, top);
+  const [totals, days] = await Promise.all([readMetrics(deps.ch, scope, { ...group, daily: false }, masks), readMetrics(deps.ch, scope, group, masks)]);
+  return [...totals, ...days];
 }
 
 /** Each video's own sales made in the window (the overview's orders and revenue). */

@@ -33,7 +33,7 @@ export function armOf(goal: Goal, row: MetricsRow | undefined): Arm {
 
 const keyOf = (t: SplitTestWithVariations, v: VariationRow) => `${t.id}:${v.id}`;
 
-/** The metrics rows of the test's sessions in the window, by `<test>:<variation>` (and `|<date>` when daily). */
+/** The metrics rows of the test's sessions in the window, by `<test>:<variation>` (and with `daily` also by `<test>:<variation>|<date>`). */
 async function measure(deps: Deps, t: SplitTestWithVariations, w: Window, daily: boolean): Promise<Map<string, MetricsRow>> {
   const videoIds = [...new Set(t.variations.flatMap((v) => (v.video_id === null ? [] : [v.video_id])))];
   if (videoIds.length === 0) return new Map();
@@ -54,12 +54,13 @@ export async function splitTestReport(deps: Deps, workspaceId: number, id: numbe
   const created = localDate(t.created_at, canonicalTimeZone(query.tz || "UTC") ?? "UTC");
   const w = resolveWindow(deps.clock.now(), { ...query, from: query.from ?? (query.to === undefined || query.to >= created ? created : undefined) }, 30);
   const goal = t.goal as Goal;
-  const [totals, days] = await Promise.all([measure(deps, t, w, false), measure(deps, t, w, true)]);
-  const arms = t.variations.map((v) => armOf(goal, totals.get(keyOf(t, v))));
+  // The rows per variation and, for the series, per variation and day: one read.
+  const rows = await measure(deps, t, w, true);
+  const arms = t.variations.map((v) => armOf(goal, rows.get(keyOf(t, v))));
   const decision = decide(arms);
   const controlArm = arms[0]!;
   const variations = t.variations.map((v, i) => {
-    const row = totals.get(keyOf(t, v));
+    const row = rows.get(keyOf(t, v));
     const m = groupMetrics(row, false);
     const arm = arms[i]!;
     const vs = i === 0 ? undefined : compare(controlArm, arm);
@@ -109,7 +110,7 @@ export async function splitTestReport(deps: Deps, workspaceId: number, id: numbe
       declared_variation_id: t.declared_variation_id,
       declared_at: t.declared_at?.toISOString() ?? null,
     },
-    series: seriesOf(t, goal, days),
+    series: seriesOf(t, goal, rows),
   };
 }
 
