@@ -94,6 +94,24 @@ const sessionArb = fc.record({
 
 const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
+/** A played session of video 1 that watched its first minute, and nothing else: the example tests set what they check. */
+const plainSession = (over: Partial<GenSession>): GenSession => ({
+  video: 1,
+  startMinute: 0,
+  played: true,
+  ranges: [[0, 60]],
+  laterMinute: 0,
+  completed: false,
+  source: "",
+  country: "",
+  startupMs: null,
+  cta: null,
+  lead: false,
+  variation: null,
+  sale: null,
+  ...over,
+});
+
 const stamp = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace("Z", "");
 
 /** The player rows of a session: a load and a play (or an autoplay) at its start, its ranges split in two batches. */
@@ -280,21 +298,12 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     const ws = 3_000 + Math.floor(Math.random() * 1_000_000);
     const now = BASE_MS + 3 * DAY_MS;
     const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
-    const buyer = (ranges: [number, number][], afterMinute: number): GenSession => ({
-      video: 1,
-      startMinute: 23 * 60 + 10,
-      played: true,
-      ranges,
-      laterMinute: 0,
-      completed: false,
-      source: "",
-      country: "",
-      startupMs: null,
-      cta: null,
-      lead: false,
-      variation: null,
-      sale: { afterMinute, currency: "USD", amount: 10, test: false, browserFirst: false, credits: "own" },
-    });
+    const buyer = (ranges: [number, number][], afterMinute: number) =>
+      plainSession({
+        startMinute: 23 * 60 + 10,
+        ranges,
+        sale: { afterMinute, currency: "USD", amount: 10, test: false, browserFirst: false, credits: "own" },
+      });
     // Both start at 23:10 on the 10th: the first buys at 23:30 that day, the second at 01:10 on the 11th.
     const sessions = [buyer([[0, 60]], 20), buyer([[300, 600]], 120)];
     const all = (batch: 0 | 1) => [
@@ -328,21 +337,7 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     const ws = 6_000 + Math.floor(Math.random() * 1_000_000);
     const now = BASE_MS + 3 * DAY_MS;
     const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
-    const session = (video: number, variation: number, startMinute: number, sale: GenSale | null): GenSession => ({
-      video,
-      startMinute,
-      played: true,
-      ranges: [[0, 60]],
-      laterMinute: 0,
-      completed: false,
-      source: "",
-      country: "",
-      startupMs: null,
-      cta: null,
-      lead: false,
-      variation,
-      sale,
-    });
+    const session = (video: number, variation: number, startMinute: number, sale: GenSale | null) => plainSession({ video, variation, startMinute, sale });
     const sale = (credits: GenSale["credits"]): GenSale => ({ afterMinute: 5, currency: "USD", amount: 40, test: false, browserFirst: false, credits });
     // 02:00 UTC on the 11th is the 10th in New York; the first buys the test's other video.
     const sessions = [session(1, 1, 26 * 60, sale("other")), session(1, 1, 36 * 60, null), session(2, 2, 44 * 60, sale("own"))];
@@ -415,22 +410,13 @@ VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1)`;
     const ws = 5_000 + Math.floor(Math.random() * 1_000_000);
     let now = BASE_MS + 30 * 3_600_000;
     const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
-    const session = (i: number): GenSession => ({
-      video: 1,
-      startMinute: i % (20 * 60),
-      played: true,
-      ranges: [[0, 30]],
-      laterMinute: 0,
-      completed: false,
-      source: "",
-      country: "",
-      // A long tail, as startup times have: 300 ms to a few seconds.
-      startupMs: 300 + ((i * 7919) % 97) * (1 + (i % 5)) * 7,
-      cta: null,
-      lead: false,
-      variation: null,
-      sale: null,
-    });
+    const session = (i: number) =>
+      plainSession({
+        startMinute: i % (20 * 60),
+        ranges: [[0, 30]],
+        // A long tail, as startup times have: 300 ms to a few seconds.
+        startupMs: 300 + ((i * 7919) % 97) * (1 + (i % 5)) * 7,
+      });
     const sessions = Array.from({ length: 1_500 }, (_, i) => session(i));
     await insertEventRows(
       ch,
