@@ -1,15 +1,17 @@
 /**
  * The seller metrics (metrics.ts) from sealed hours and days (0015_group_rollups.sql):
  * the overview and the workspace overview (dimension 'video'), the breakdowns (a
- * dimension of metrics.ts DIMENSIONS), and the videos' own sales ('sales'). rollups.ts
- * seals these rows beside the summary's, with the same generations, marks and dirty hours.
+ * dimension of metrics.ts DIMENSIONS), split-test reports ('split_test',
+ * 0018_split_test_rollups.sql) and the videos' own sales ('sales'). rollups.ts seals these
+ * rows beside the summary's, with the same generations, marks and dirty hours.
  *
  * A read merges the sealed periods its window takes whole (periods.ts) with the window's
  * other sessions, read as metrics.ts reads them, in one query. Money sealed with a session
  * is kept per 15-minute slot of the sale, so the read counts the sales made inside its
  * window, as metrics.ts does; the sales of the sessions it reads itself are attributed by
  * metrics.ts attributeSales. Distinct viewers are merged HyperLogLog states (exact up to
- * EXACT_VIEWERS_BELOW); startup quantiles come from a histogram of exact values.
+ * EXACT_VIEWERS_BELOW); startup quantiles come from the kept times of small rows, else
+ * from t-digests.
  */
 import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
