@@ -12,8 +12,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Deps } from "../../server/deps.ts";
 import { computeRetention } from "../../server/api/analytics/service.ts";
-import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, splitTestRows } from "../../server/api/analytics/overview.ts";
-import { groupMetrics, type MaskPlan } from "../../server/api/analytics/metrics.ts";
+import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, STORED_MASKS, splitTestRows } from "../../server/api/analytics/overview.ts";
+import { groupMetrics } from "../../server/api/analytics/metrics.ts";
 import { type GroupRollupRow, groupRollupSql } from "../../server/api/analytics/group-rollups.ts";
 import { SEAL_LAG_MS, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
 import { rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
@@ -91,8 +91,6 @@ const sessionArb = fc.record({
   variation: fc.option(fc.integer({ min: 1, max: 2 })),
   sale: fc.option(saleArb),
 });
-
-const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 /** A played session of video 1 that watched its first minute, and nothing else: the example tests set what they check. */
 const plainSession = (over: Partial<GenSession>): GenSession => ({

@@ -67,6 +67,9 @@ export async function rollupsUntil(deps: Deps, scope: q.Scope, options: ReadOpti
   return Number(found?.n ?? 0) >= ROLLUPS_FROM_SESSIONS ? sealed : 0;
 }
 
+/** The stored masks whatever they hold: what sealed rows were built from, and enough where the share watched is not read (split tests). */
+export const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
+
 /**
  * The metrics per group of the scope's sessions, with their sales: from the periods sealed
  * below `sealedUntilMs` plus the other sessions (group-rollups.ts) when the stored masks
@@ -82,9 +85,8 @@ export async function groupRows(
   sealedUntilMs: number,
 ): Promise<MetricsRow[]> {
   if (sealedUntilMs === 0) return readEverySession(deps, scope, group, masks, top);
-  const stored = { durations: new Map(), storedMasks: true };
   const read = Promise.all([
-    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, stored, sealedUntilMs, top)),
+    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, STORED_MASKS, sealedUntilMs, top)),
     q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealedUntilMs)),
   ]);
   const plan = await masks;
@@ -97,9 +99,6 @@ export async function groupRows(
   if (found.some((r) => Number(r.foreign))) return readEverySession(deps, scope, group, plan, top);
   return attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales);
 }
-
-/** The share watched is not part of a split-test report: the masks are the stored ones whatever they hold (no duration query). */
-const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 /**
  * The metrics of a split test's sessions in the scope (its videos), keyed `<test>:<variation>`,

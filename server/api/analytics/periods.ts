@@ -48,8 +48,11 @@ export const PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array
 export const HOUR_PERIODS = `workspace_id = {ws:UInt64} AND video_id IN {videos:Array(UInt64)}
       AND grain = 'hour' AND period >= ${SPAN_FROM} AND period < ${SPAN_TO}`;
 
-/** A sale time is inside the window (queries.ts WHERE reads it so). */
-export const inSalesWindow = (t: string) => `${t} >= toDateTime64({start:String}, 3, {tz:String}) AND ${t} < toDateTime64({end:String}, 3, {tz:String})`;
+/** The window's bounds, as queries.ts WHERE reads a sale's time. */
+export const [SALES_START, SALES_END] = ["start", "end"].map((b) => `toDateTime64({${b}:String}, 3, {tz:String})`) as [string, string];
+
+/** A sale time is inside the window. */
+export const inSalesWindow = (t: string) => `${t} >= ${SALES_START} AND ${t} < ${SALES_END}`;
 
 const HOUR_MS = 3_600_000;
 

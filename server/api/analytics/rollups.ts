@@ -17,7 +17,20 @@ import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
-import { at, latest, msOf, outsideSealed, PERIODS, RUN_STARTED, SEALED_TABLES, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
+import {
+  at,
+  inSalesWindow,
+  latest,
+  msOf,
+  outsideSealed,
+  PERIODS,
+  RUN_STARTED,
+  SALES_END,
+  SALES_START,
+  SEALED_TABLES,
+  sealedParam,
+  UNSEALED_SALES_FROM,
+} from "./periods.ts";
 import { salesOfSessions, sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
 
@@ -215,9 +228,6 @@ const unsealed = (where: string) => `${where} AND bitTest(flags, 1) AND ${outsid
 /** Signed per-video counts: a part of a curve, to add or take away. */
 const signed = (sign: 1 | -1, n: string, counts: string) => `${sign} * toInt64(${n}) AS n, arrayMap(c -> ${sign} * toInt64(c), ${counts}) AS counts`;
 
-/** The window's bounds, as queries.ts WHERE reads a sale's time. */
-const [SALES_START, SALES_END] = ["start", "end"].map((b) => `toDateTime64({${b}:String}, 3, {tz:String})`);
-
 /**
  * The played sessions outside the sealed periods that buyers (or non-buyers) are: traced
  * to a counted sale of the window, which is made after its session started.
@@ -242,7 +252,7 @@ export function sealedRetentionSql(where: string, params: Record<string, unknown
     `SELECT video_id, ${signed(sign, "buyers", "buyer_buckets")} FROM analytics_rollups WHERE ${SEALED} AND buyers > 0 AND ${inside}`,
     `SELECT video_id, ${signed(sign, "count()", `sumForEach(${maskCounts("b.1")})`)}
   FROM analytics_rollups ARRAY JOIN buyer_masks AS b
-  WHERE ${SEALED} AND buyers > 0 AND NOT (${inside}) AND arrayExists(t -> t >= ${SALES_START} AND t < ${SALES_END}, b.2)
+  WHERE ${SEALED} AND buyers > 0 AND NOT (${inside}) AND arrayExists(t -> ${inSalesWindow("t")}, b.2)
   GROUP BY video_id`,
   ];
   const sealed = { all: [everyone], buyers: buyers(1), non_buyers: [everyone, ...buyers(-1)] }[segment];
