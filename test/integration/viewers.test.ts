@@ -168,11 +168,13 @@ describe("viewers of a video", () => {
 });
 
 const today = new Date().toISOString().slice(0, 10);
+// The events start half an hour ago: yesterday (UTC) for a run just after midnight.
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 /** An export of both videos, as the file a seller downloads. */
 async function exported(type: string, format = "csv"): Promise<string> {
   const created = await t.call("POST", "/api/v1/exports", {
     token: a.token,
-    body: { video_ids: [video.id, other.id], from: today, to: today, format, type },
+    body: { video_ids: [video.id, other.id], from: yesterday, to: today, format, type },
   });
   expect(created.status).toBe(202);
   for (let i = 0; i < 20 && (await processNextExport(t.deps)); i++);
