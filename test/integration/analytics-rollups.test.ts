@@ -11,12 +11,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Deps } from "../../server/deps.ts";
-import { computeRetention } from "../../server/api/analytics/service.ts";
+import { computeRetention, retentionOfSessions } from "../../server/api/analytics/service.ts";
 import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, STORED_MASKS, splitTestRows } from "../../server/api/analytics/overview.ts";
 import { groupMetrics } from "../../server/api/analytics/metrics.ts";
 import { type GroupRollupRow, groupRollupSql } from "../../server/api/analytics/group-rollups.ts";
 import { SEAL_LAG_MS, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
-import { rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
+import { bucketsFromRows, rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
 import { resolveWindow } from "../../server/http/window.ts";
 import { getEngines } from "../helpers/engines.ts";
 import { BLANK_EVENT, insertEventRows } from "../helpers/event-rows.ts";
@@ -219,6 +219,14 @@ describe("retention and the summary from sealed hours and days", () => {
             expect([...(await computeRetention(deps, scope, 100, segment)).entries()]).toEqual([
               ...(await computeRetention(deps, scope, 100, segment, { sealed: false })).entries(),
             ]);
+          // Curves of 20 and 4 buckets, counted from the stored buckets under their midpoints, against every session's watched ranges.
+          const { durations } = await maskPlan(deps, scope);
+          for (const buckets of [20, 4])
+            for (const segment of ["all", "buyers", "non_buyers"] as const) {
+              const curves = await computeRetention(deps, scope, buckets, segment);
+              const ranges = await retentionOfSessions(deps, scope, buckets, durations, false, segment);
+              for (const id of scope.videoIds) expect(curves.get(id)).toEqual(ranges.get(id) ?? bucketsFromRows([], buckets));
+            }
           const summaryOf = async (until: number) => summaryFromRow((await rows<SummaryRow>(ch, summarySql({ ...scope, videoIds: [1] }, until)))[0]);
           expect(await summaryOf(await sealedUntil(deps))).toEqual(await summaryOf(0));
           // The seller overview (both videos), the breakdowns, and a top-1 breakdown whose other values merge into one row.

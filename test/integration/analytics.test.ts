@@ -296,6 +296,16 @@ describe("retention", () => {
     ]);
   });
 
+  test("20 and 4 buckets, counted from the stored 100, at the same midpoints", async () => {
+    const twenty = await get(`/videos/${v1}/analytics/retention?from=2026-11-10&to=2026-11-12&buckets=20`);
+    // Midpoints 2.5, 7.5, ..., 97.5: s3's [0,3) holds the first; s1's [0,50) the first ten; s4's [60,100) the last eight.
+    const shares = [0.8, ...Array(9).fill(0.6), 0.4, 0.4, ...Array(8).fill(0.6)];
+    expect(twenty.body.buckets).toEqual(shares.map((watch_pct, i) => ({ bucket_pct: i * 5, watch_pct })));
+    // Midpoints 12.5, 37.5, 62.5, 87.5: s1 covers the first two, s4 the last two.
+    const four = await get(`/videos/${v1}/analytics/retention?from=2026-11-10&to=2026-11-12&buckets=4`);
+    expect(four.body.buckets.map((b: { watch_pct: number }) => b.watch_pct)).toEqual([0.6, 0.6, 0.6, 0.6]);
+  });
+
   test("buckets outside 1..200 is 422", async () => {
     for (const n of ["0", "201", "abc", "1.5"]) {
       const res = await get(`/videos/${v1}/analytics/retention?buckets=${n}`);

@@ -112,6 +112,18 @@ export interface DurationRow {
 /** The bucket count whose masks the slots keep (`mask100`, 0005_retention_mask.sql). */
 export const STORED_MASK_BUCKETS = 100;
 
+/**
+ * The stored buckets (of STORED_MASK_BUCKETS) whose midpoints are those of `buckets`, in
+ * order, or undefined: bucket i of N has its midpoint (i + 0.5) / N on stored bucket
+ * j = i·k + (k − 1) / 2 when k = 100 / N is a whole odd number (N = 100, 20, 4), so a
+ * session watched bucket i exactly when it watched stored bucket j (rangeMaskSql).
+ */
+export function storedBucketsFor(buckets: number): number[] | undefined {
+  const k = STORED_MASK_BUCKETS / buckets;
+  if (!Number.isInteger(k) || k % 2 === 0) return undefined;
+  return Array.from({ length: buckets }, (_, i) => i * k + (k - 1) / 2);
+}
+
 /** The stored masks hold for the default bucket count when each video's ranges carry one duration. */
 export const storedMasksHold = (found: DurationRow[]): boolean => found.every((row) => Number(row.one_duration) === 1);
 
@@ -147,7 +159,8 @@ const SEGMENT_FILTER: Record<Segment, string> = {
  * give, by prefix sum, the sessions per bucket. Position -1 carries the count of played
  * sessions. The played sessions are those that started in the window
  * (`analytics_sessions`, one row each with FINAL), as in the seller overview; the
- * default curve of everyone is read from sealed hours instead (rollups.ts).
+ * curves of the buckets storedBucketsFor takes are read from sealed hours instead
+ * (rollups.ts, service.ts computeRetention).
  */
 export function retentionSql(s: Scope, buckets: number, durations: Map<number, number>, storedMasks = false, segment: Segment = "all"): Sql {
   const ids = [...durations.keys()];

@@ -103,20 +103,41 @@ export async function computeRetention(
   const curves = new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows([], buckets)]));
   if (!durations.size) return curves;
   // Buyers and non-buyers read every session when nothing is sealed (the property test compares the two reads).
-  if (storedMasks && buckets === q.STORED_MASK_BUCKETS && (segment === "all" || until > 0)) {
+  // The curves whose buckets' midpoints are stored buckets' (100, 20, 4) are counted from the stored masks, sealed or not.
+  const stored = q.storedBucketsFor(buckets);
+  if (storedMasks && stored && (segment === "all" || until > 0)) {
     const params = { ...q.scopeParams({ ...scope, videoIds: [...durations.keys()] }), ...sealedParam(until) };
     for (const row of await q.rows<SealedRetentionRow>(deps.ch, sealedRetentionSql(q.SESSION_WHERE, params, segment))) {
-      curves.set(Number(row.video_id), q.bucketsFromCounts(Number(row.sessions), row.counts.map(Number), buckets));
+      curves.set(
+        Number(row.video_id),
+        q.bucketsFromCounts(
+          Number(row.sessions),
+          stored.map((j) => Number(row.counts[j] ?? 0)),
+          buckets,
+        ),
+      );
     }
     return curves;
   }
+  for (const [id, curve] of await retentionOfSessions(deps, scope, buckets, durations, storedMasks, segment)) curves.set(id, curve);
+  return curves;
+}
+
+/** The curves of the videos with sessions, read session by session (queries.ts retentionSql): from their watched ranges unless `storedMasks`. */
+export async function retentionOfSessions(
+  deps: Deps,
+  scope: q.Scope,
+  buckets: number,
+  durations: Map<number, number>,
+  storedMasks: boolean,
+  segment: q.Segment,
+): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
   const byVideo = new Map<number, q.RetentionRow[]>();
   for (const row of await q.rows<q.RetentionRow>(deps.ch, q.retentionSql(scope, buckets, durations, storedMasks, segment))) {
     const id = Number(row.video_id);
     byVideo.set(id, [...(byVideo.get(id) ?? []), row]);
   }
-  for (const [id, list] of byVideo) curves.set(id, q.bucketsFromRows(list, buckets));
-  return curves;
+  return new Map([...byVideo].map(([id, list]) => [id, q.bucketsFromRows(list, buckets)]));
 }
 
 export async function retention(deps: Deps, workspaceId: number, videoId: number | undefined, input: RetentionQuery) {
