@@ -20,6 +20,8 @@ export function growthReads(ch: Ch, nowMs: number, from: string, to: string): Re
     summary: () => computeSummary(deps, GROWTH_WORKSPACE, 1, "video-1", window),
     "retention (100 buckets)": () => computeRetention(deps, scope, 100),
     "retention of buyers (100 buckets)": () => computeRetention(deps, scope, 100, "buyers"),
+    // Counted from the stored 100 buckets too (queries.ts storedBucketsFor).
+    "retention (20 buckets)": () => computeRetention(deps, scope, 20),
     "seller overview": () => computeVideoMetrics(deps, scope, []),
     "breakdown by source": () => computeBreakdown(deps, scope, "source", []),
     // The report's read (split-tests/report.ts): per variation, and per variation and day.
