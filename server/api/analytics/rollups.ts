@@ -256,8 +256,13 @@ export function sealedRetentionSql(where: string, params: Record<string, unknown
   GROUP BY video_id`,
   ];
   const sealed = { all: [everyone], buyers: buyers(1), non_buyers: [everyone, ...buyers(-1)] }[segment];
-  const rest = `SELECT video_id, ${signed(1, "count()", `sumForEach(${MASK_COUNTS})`)}
-  FROM analytics_sessions FINAL WHERE ${unsealed(where)}${unsealedSegment[segment]} GROUP BY video_id`;
+  // Each session's watched buckets summed as a map of its set bits: half the time and memory of an array of 100 per session.
+  const rest = `SELECT video_id, ${signed(1, "sessions", "arrayMap(i -> watched[i], range(toUInt64(100)))")}
+  FROM (
+    SELECT video_id, count() AS sessions,
+      sumMap(mapFromArrays(bitPositionsToArray(mask100), arrayMap(p -> toUInt64(1), bitPositionsToArray(mask100)))) AS watched
+    FROM analytics_sessions FINAL WHERE ${unsealed(where)}${unsealedSegment[segment]} GROUP BY video_id
+  )`;
   return {
     query: `
 SELECT video_id, sum(n) AS sessions, sumForEach(counts) AS counts
