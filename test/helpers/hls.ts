@@ -80,3 +80,13 @@ export async function auditHls(masterUrl: string): Promise<{ master: Manifest; v
 
 /** The RFC 6381 `avc1.PPCCLL` profile byte of ffprobe's profile name (constraint flags vary by encoder and are not checked here). */
 export const AVC_PROFILE: Record<string, string> = { "Constrained Baseline": "42", Baseline: "42", Main: "4d", High: "64" };
+
+/**
+ * Whether bytes read as MPEG-TS: each of the first four 188-byte packets (or as many as
+ * there are) starts with the sync byte 0x47. Encrypted bytes do by chance once in 256 per
+ * packet, so one byte alone makes a check that fails now and then.
+ */
+export function looksLikeTransportStream(bytes: Uint8Array): boolean {
+  const packets = Math.min(4, Math.floor(bytes.length / 188));
+  return packets > 0 && Array.from({ length: packets }, (_, i) => bytes[i * 188]).every((b) => b === 0x47);
+}

@@ -9,6 +9,7 @@ import { createHmac } from "node:crypto";
 import { KEY_REFRESH_MS } from "../../server/domains/playback/state.ts";
 import { decryptSegment, ivFor } from "../../server/domains/encoding/hls-encryption.ts";
 import { runNextEncryption } from "../../server/workers/encryptor.ts";
+import { looksLikeTransportStream } from "../helpers/hls.ts";
 import { appAndWorkspace, BASE, invalidFields, testApp, type TestApp, type TestVideo, type TestWorkspace } from "../helpers/app.ts";
 
 setDefaultTimeout(60_000);
@@ -326,7 +327,8 @@ describe("encrypted streams", () => {
     expect(segments.map((f) => f.key)).toEqual([`${v.prefix}360p/seg_000-aes128.ts`]);
     expect(stored.some((f) => f.key.endsWith("/master.m3u8") || f.key.endsWith("/index.m3u8"))).toBe(false);
     const sealed = new Uint8Array(await new Response((await t.deps.blobs.media.get(segments[0]!.key))!.body).arrayBuffer());
-    expect(sealed[0]).not.toBe(0x47);
+    expect(looksLikeTransportStream(ts)).toBe(true);
+    expect(looksLikeTransportStream(sealed)).toBe(false);
     expect(sealed.length % 16).toBe(0);
 
     // The key: 403 without a token or from another site; the 16 bytes with both, and they open the segment.
