@@ -15,7 +15,7 @@ import type { Ch } from "../../storage/clickhouse.ts";
 import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
 
 export type { CurrencyMetrics, GroupMetrics };
-import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SESSION_WHERE, STORED_MASK_BUCKETS, type Scope, type Sql, WHERE } from "./queries.ts";
+import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SESSION_WHERE, STORED_MASK_BUCKETS, type Scope, setBitCounts, type Sql, WHERE } from "./queries.ts";
 
 /** What a breakdown groups sessions by: one value per session (`analytics_sessions`, 0011_session_start.sql). */
 export const DIMENSIONS = {
@@ -112,7 +112,7 @@ export const METRICS: { name: string; agg: string; state?: string; merge: string
   // Card index -> sessions that clicked it, from each session's bitmask of cards.
   {
     name: "cta_clicks",
-    agg: "sumMapIf(mapFromArrays(bitPositionsToArray(cta), arrayMap(x -> toUInt64(1), bitPositionsToArray(cta))), cta != 0)",
+    agg: `sumMapIf(${setBitCounts("cta")}, cta != 0)`,
     merge: "sumMap",
   },
   { name: "leads", agg: "countIf(lead_form)", merge: "sum" },

@@ -124,6 +124,16 @@ export function storedBucketsFor(buckets: number): number[] | undefined {
   return Array.from({ length: buckets }, (_, i) => i * k + (k - 1) / 2);
 }
 
+/**
+ * A 1 per set bit of a bitmask (`mask`: a card or bucket bitmask column), keyed by the bit:
+ * `sumMap` of it counts, per bit, the rows that have it set (sessions per CTA card, per
+ * watched bucket), touching only the bits set rather than every bit of every row.
+ */
+export const setBitCounts = (mask: string) => `mapFromArrays(bitPositionsToArray(${mask}), arrayWithConstant(bitCount(${mask}), toUInt64(1)))`;
+
+/** The STORED_MASK_BUCKETS counts, in order, of a setBitCounts sum (`counts`), with 0 for a bucket no row watched. */
+export const storedBucketCounts = (counts: string) => `arrayMap(i -> ${counts}[i], range(toUInt64(${STORED_MASK_BUCKETS})))`;
+
 /** The stored masks hold for the default bucket count when each video's ranges carry one duration. */
 export const storedMasksHold = (found: DurationRow[]): boolean => found.every((row) => Number(row.one_duration) === 1);
 

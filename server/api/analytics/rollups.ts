@@ -32,16 +32,13 @@ import {
   UNSEALED_SALES_FROM,
 } from "./periods.ts";
 import { salesOfSessions, sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
-import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, type Sql } from "./queries.ts";
+import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, setBitCounts, type Sql, storedBucketCounts } from "./queries.ts";
 
 /** An hour is sealed this long after it ends: most sessions that started in it are over. */
 export const SEAL_LAG_MS = 2 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** A session's 100-bucket mask (0005_retention_mask.sql) as one 0/1 count per bucket. */
-const maskCounts = (mask: string) => `arrayMap(i -> toUInt64(bitAnd(bitShiftRight(${mask}, i), toUInt128(1))), range(100))`;
-const MASK_COUNTS = maskCounts("mask100");
 
 /** A played session's viewer: its device, or the session alone without one (as the summary has always counted). */
 const VIEWER = "if(device_hash = 0, (1, session_hash), (0, device_hash))";
@@ -63,21 +60,26 @@ const SEAL_FORMAT = 1;
 /** The hour rows of the played sessions in `where`, with those of them that have sales (the buyers of a window holding a sale). */
 function sealHoursSql(where: string): string {
   const bought = "notEmpty(sales)";
+  // The buckets are counted from each mask's set bits (queries.ts setBitCounts), made dense once per hour.
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'hour', toStartOfHour(started) AS hour, {generation:UInt64}, ${RUN_STARTED}, ${SUMMARY_FACTS}, sumForEach(${MASK_COUNTS}),
-  countIf(${bought}), sumForEachIf(${MASK_COUNTS}, ${bought}), minIf(arrayMin(sales), ${bought}), maxIf(arrayMax(sales), ${bought}),
-  groupArrayIf((mask100, sales), ${bought}), ${SEAL_FORMAT}
+SELECT workspace_id, video_id, 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, plays, viewers, completions, watch_s, bounces, ${storedBucketCounts("watched")},
+  buyers, if(buyers > 0, ${storedBucketCounts("buyers_watched")}, []), buyer_sales_from, buyer_sales_to, buyer_masks, ${SEAL_FORMAT}
 FROM (
-  SELECT s.*, b.times AS sales
+  SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${SUMMARY_FACTS}, sumMap(${setBitCounts("mask100")}) AS watched,
+    countIf(${bought}) AS buyers, sumMapIf(${setBitCounts("mask100")}, ${bought}) AS buyers_watched,
+    minIf(arrayMin(sales), ${bought}) AS buyer_sales_from, maxIf(arrayMax(sales), ${bought}) AS buyer_sales_to, groupArrayIf((mask100, sales), ${bought}) AS buyer_masks
   FROM (
-    SELECT workspace_id, video_id, started, session_hash, device_hash, completed, watched_s, mask100
-    FROM analytics_sessions FINAL
-    WHERE ${where} AND bitTest(flags, 1)
-  ) AS s
-  LEFT JOIN (${salesOfSessions(`SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`)}) AS b
-    ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
-)
-GROUP BY workspace_id, video_id, hour`;
+    SELECT s.*, b.times AS sales
+    FROM (
+      SELECT workspace_id, video_id, started, session_hash, device_hash, completed, watched_s, mask100
+      FROM analytics_sessions FINAL
+      WHERE ${where} AND bitTest(flags, 1)
+    ) AS s
+    LEFT JOIN (${salesOfSessions(`SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`)}) AS b
+      ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
+  )
+  GROUP BY workspace_id, video_id, hour
+)`;
 }
 
 /** The day rows merged from the (latest) hour rows that `where` selects. */
@@ -228,6 +230,10 @@ const unsealed = (where: string) => `${where} AND bitTest(flags, 1) AND ${outsid
 /** Signed per-video counts: a part of a curve, to add or take away. */
 const signed = (sign: 1 | -1, n: string, counts: string) => `${sign} * toInt64(${n}) AS n, arrayMap(c -> ${sign} * toInt64(c), ${counts}) AS counts`;
 
+/** Signed per-video counts of the rows of `source` ("FROM ... WHERE ..."), per bucket those whose 100-bucket `mask` has it. */
+const maskedRows = (sign: 1 | -1, mask: string, source: string) => `SELECT video_id, ${signed(sign, "sessions", storedBucketCounts("watched"))}
+  FROM (SELECT video_id, count() AS sessions, sumMap(${setBitCounts(mask)}) AS watched ${source} GROUP BY video_id)`;
+
 /**
  * The played sessions outside the sealed periods that buyers (or non-buyers) are: traced
  * to a counted sale of the window, which is made after its session started.
@@ -250,19 +256,16 @@ export function sealedRetentionSql(where: string, params: Record<string, unknown
   const inside = `buyer_sales_from >= ${SALES_START} AND buyer_sales_to < ${SALES_END}`;
   const buyers = (sign: 1 | -1) => [
     `SELECT video_id, ${signed(sign, "buyers", "buyer_buckets")} FROM analytics_rollups WHERE ${SEALED} AND buyers > 0 AND ${inside}`,
-    `SELECT video_id, ${signed(sign, "count()", `sumForEach(${maskCounts("b.1")})`)}
-  FROM analytics_rollups ARRAY JOIN buyer_masks AS b
-  WHERE ${SEALED} AND buyers > 0 AND NOT (${inside}) AND arrayExists(t -> ${inSalesWindow("t")}, b.2)
-  GROUP BY video_id`,
+    maskedRows(
+      sign,
+      "b.1",
+      `FROM analytics_rollups ARRAY JOIN buyer_masks AS b
+    WHERE ${SEALED} AND buyers > 0 AND NOT (${inside}) AND arrayExists(t -> ${inSalesWindow("t")}, b.2)`,
+    ),
   ];
   const sealed = { all: [everyone], buyers: buyers(1), non_buyers: [everyone, ...buyers(-1)] }[segment];
-  // Each session's watched buckets summed as a map of its set bits: half the time and memory of an array of 100 per session.
-  const rest = `SELECT video_id, ${signed(1, "sessions", "arrayMap(i -> watched[i], range(toUInt64(100)))")}
-  FROM (
-    SELECT video_id, count() AS sessions,
-      sumMap(mapFromArrays(bitPositionsToArray(mask100), arrayMap(p -> toUInt64(1), bitPositionsToArray(mask100)))) AS watched
-    FROM analytics_sessions FINAL WHERE ${unsealed(where)}${unsealedSegment[segment]} GROUP BY video_id
-  )`;
+  // Each session's watched buckets counted from its mask's set bits: half the time and memory of an array of 100 per session.
+  const rest = maskedRows(1, "mask100", `FROM analytics_sessions FINAL WHERE ${unsealed(where)}${unsealedSegment[segment]}`);
   return {
     query: `
 SELECT video_id, sum(n) AS sessions, sumForEach(counts) AS counts
