@@ -15,7 +15,19 @@ import type { Ch } from "../../storage/clickhouse.ts";
 import { type CurrencyMetrics, type GroupMetrics, STARTUP_QUANTILES } from "./definitions.ts";
 
 export type { CurrencyMetrics, GroupMetrics };
-import { rangeMaskSql, round, rows, SALES_BY_KEY, salesParams, SESSION_WHERE, STORED_MASK_BUCKETS, type Scope, setBitCounts, type Sql, WHERE } from "./queries.ts";
+import {
+  rangeMaskSql,
+  round,
+  rows,
+  SALES_BY_KEY,
+  salesParams,
+  SESSION_WHERE,
+  STORED_MASK_BUCKETS,
+  type Scope,
+  setBitCounts,
+  type Sql,
+  WHERE,
+} from "./queries.ts";
 
 /** What a breakdown groups sessions by: one value per session (`analytics_sessions`, 0011_session_start.sql). */
 export const DIMENSIONS = {

@@ -39,7 +39,6 @@ export const SEAL_LAG_MS = 2 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-
 /** A played session's viewer: its device, or the session alone without one (as the summary has always counted). */
 const VIEWER = "if(device_hash = 0, (1, session_hash), (0, device_hash))";
 
