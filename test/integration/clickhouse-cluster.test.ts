@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { splitStatements } from "../../server/storage/clickhouse.ts";
 import { clusterMigration, clusterStatements, SCHEMA_MIGRATIONS_DDL } from "../../server/storage/clickhouse-ddl.ts";
-import { pruneStatements } from "../../server/api/analytics/rollups.ts";
+import { applyMaskSql, maskedPartitionsSql, pruneStatements } from "../../server/api/analytics/rollups.ts";
 import { getEngines } from "../helpers/engines.ts";
 
 const SCHEMA_DIR = join(import.meta.dir, "..", "..", "server", "storage", "clickhouse");
@@ -44,6 +44,17 @@ describe("the schema's cluster form", () => {
       const normal = await parsed(statement.replaceAll("{generation:UInt64}", "1").replaceAll("{run:String}", "'2026-01-01 00:00:00'"));
       expect(normal).toMatch(
         /^DELETE FROM (analytics_(group_)?rollups)_local ON CLUSTER `\{cluster\}` WHERE .* IN \(SELECT .* FROM \1_local WHERE generation = 1\)\)$/,
+      );
+    }
+  });
+
+  test("the seal's rewrite of masked rows counts every host's parts and rewrites the partition on each shard's local table", async () => {
+    for (const table of ["analytics_rollups", "analytics_group_rollups"] as const) {
+      const count = await parsed(maskedPartitionsSql(table, "{cluster}"));
+      expect(count).toContain(`FROM clusterAllReplicas('{cluster}', system.parts) WHERE (database = currentDatabase()) AND (\`table\` = '${table}_local')`);
+      expect(count).toContain(`FROM clusterAllReplicas('{cluster}', ${table}_local)`);
+      expect(await parsed(applyMaskSql(table, "202611", "{cluster}"))).toBe(
+        `ALTER TABLE ${table}_local ON CLUSTER \`{cluster}\` (APPLY DELETED MASK IN PARTITION ID '202611') SETTINGS mutations_sync = 2`,
       );
     }
   });

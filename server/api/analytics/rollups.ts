@@ -28,6 +28,7 @@ import {
   SALES_END,
   SALES_START,
   SEALED_TABLES,
+  type SealedTable,
   sealedParam,
   UNSEALED_SALES_FROM,
 } from "./periods.ts";
@@ -153,7 +154,10 @@ export async function sealRollups(deps: Deps): Promise<number> {
       await deps.ch.command({ query: seal(`${bounds("period", 86400)} AND ${keyOf("toStartOfDay(period)")}`), query_params: dirtyParams(lateDays) });
   }
   const written = Math.max(0, (cutoff - from) / HOUR_MS) + dirty.length;
-  if (written > 0) await pruneSuperseded(deps, base);
+  if (written > 0) {
+    await pruneSuperseded(deps, base);
+    await dropMaskedRows(deps);
+  }
   await deps.ch.insert({ table: "analytics_rollup_marks", values: [{ sealed_through: at(through), run_started: state!.now }], format: "JSONEachRow" });
   sealedThrough.set(deps.ch, { value: through, readAt: deps.clock.now() });
   return written;
@@ -179,6 +183,49 @@ export function pruneStatements(cluster?: string): string[] {
     return `DELETE FROM ${local}${cluster ? ` ON CLUSTER '${cluster}'` : ""}
 WHERE sealed_at < ${RUN_STARTED} AND (${keys}) IN (SELECT ${keys} FROM ${local} WHERE generation = {generation:UInt64})`;
   });
+}
+
+/**
+ * Rewrites the partitions where the rows pruneSuperseded masked reach half the live rows.
+ * A lightweight delete only masks rows: they leave a part when a merge rewrites it, which
+ * the scheduler seldom does for a month's large part, and until then every read of a
+ * sealed period scans them beside the live generation. Rewriting a partition once per half
+ * of its live rows masked keeps the reads' scan within 1.5 times the live rows, for at most
+ * two rows written per row pruned. On a cluster each host counts its own parts, and a
+ * partition over the bound on any host is rewritten on every one (hosts with nothing
+ * masked there have nothing to rewrite).
+ */
+async function dropMaskedRows(deps: Deps): Promise<void> {
+  const cluster = deps.config.clickhouseCluster;
+  for (const table of Object.keys(SEALED_TABLES) as SealedTable[]) {
+    const over = await rows<{ partition: string }>(deps.ch, { query: maskedPartitionsSql(table, cluster), query_params: {} });
+    for (const { partition } of over) await deps.ch.command({ query: applyMaskSql(table, partition, cluster), query_params: {} });
+  }
+}
+
+/** The partitions of `table` (their ids) where masked rows reach half the live ones on some host. */
+export function maskedPartitionsSql(table: SealedTable, cluster?: string): string {
+  const local = cluster ? `${table}${LOCAL_SUFFIX}` : table;
+  const everywhere = (source: string) => (cluster ? `clusterAllReplicas('${cluster}', ${source})` : source);
+  return `SELECT partition FROM (
+  SELECT hostName() AS host, partition_id AS partition, sum(rows) AS stored
+  FROM ${everywhere("system.parts")}
+  WHERE database = currentDatabase() AND table = '${local}' AND active
+  GROUP BY host, partition
+) AS p
+LEFT JOIN (
+  SELECT hostName() AS host, toString(toYYYYMM(period)) AS partition, count() AS live
+  FROM ${everywhere(local)}
+  GROUP BY host, partition
+) AS l USING (host, partition)
+WHERE (stored - live) * 2 >= greatest(live, 1)
+GROUP BY partition`;
+}
+
+/** Rewrites one partition of `table` without its masked rows, waiting for it (the sweeper's time, not a reader's). */
+export function applyMaskSql(table: SealedTable, partition: string, cluster?: string): string {
+  const local = cluster ? `${table}${LOCAL_SUFFIX} ON CLUSTER '${cluster}'` : table;
+  return `ALTER TABLE ${local} APPLY DELETED MASK IN PARTITION ID '${partition.replace(/\D/g, "")}' SETTINGS mutations_sync = ${cluster ? 2 : 1}`;
 }
 
 /**
