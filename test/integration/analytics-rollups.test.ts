@@ -168,6 +168,17 @@ function saleRows(ws: number, key: string, video: number, startMs: number, sale:
   return [row];
 }
 
+/**
+ * Inserts rows for hours sealed already, then seals a minute later: past the second a seal
+ * allows for writes still landing as it starts, so that seal sees no row as new again.
+ */
+async function sealAfterLateRows(deps: Deps, late: Parameters<typeof insertEventRows>[1], aMinuteLater: () => void) {
+  await insertEventRows(deps.ch, late);
+  await Bun.sleep(1_100);
+  aMinuteLater();
+  await sealRollups(deps);
+}
+
 describe("retention and the summary from sealed hours and days", () => {
   test("equals the read of every session, with late rows, in any time zone", async () => {
     const { ch } = await getEngines();
@@ -195,14 +206,11 @@ describe("retention and the summary from sealed hours and days", () => {
           await insertEventRows(ch, [...sessions.flatMap((s, i) => rowsOf(ws, s, i, 0)), ...sales(0)]);
           await sealRollups(deps);
           // Rows for hours sealed already: the next seal must take them.
-          await insertEventRows(
-            ch,
+          await sealAfterLateRows(
+            deps,
             sessions.flatMap((s, i) => rowsOf(ws, s, i, 1)),
+            () => (now += 60_000),
           );
-          // Past the second a seal allows for writes still landing as it starts, so the next seal sees no session row as new.
-          await Bun.sleep(1_100);
-          now += 60_000;
-          await sealRollups(deps);
           // Postbacks alone, for sessions whose hours are sealed: the seal finds those hours through the sessions.
           await insertEventRows(ch, sales(1));
           now += 60_000;
@@ -417,13 +425,11 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     );
     await sealRollups(deps);
     // A row for every hour sealed: the next seal seals every period again and prunes the first generation.
-    await insertEventRows(
-      ch,
+    await sealAfterLateRows(
+      deps,
       sessions.flatMap((s, i) => rowsOf(ws, s, i, 1)),
+      () => (now += 60_000),
     );
-    await Bun.sleep(1_100);
-    now += 60_000;
-    await sealRollups(deps);
     for (const table of ["analytics_rollups", "analytics_group_rollups"]) {
       const [found] = await (
         await ch.query({
