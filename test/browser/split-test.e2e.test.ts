@@ -163,8 +163,6 @@ test("two devices on the test's snippet get their variations by weight, each wit
   expect(await shown(p3)).toMatchObject({ video: v2.code, color: v2.rgb, device: device2 });
 
   for (const p of [p1, p2, p3]) await p.close({ runBeforeUnload: true });
-  await ctx1.close();
-  await ctx2.close();
   expect(errors).toEqual([]);
 
   // The events host recorded each device's views under its variation: a reload is the same tab's session, device 2's
@@ -181,7 +179,10 @@ test("two devices on the test's snippet get their variations by weight, each wit
     { impressions: 1, plays: 1, unique_viewers: 1 },
     { impressions: 2, plays: 1, unique_viewers: 1 },
   ];
-  // The last batches leave with the pages' beacons: wait for them, then compare.
+  // The last batches leave with the pages' beacons: wait for them with the browsers still open (closing a context
+  // cancels a beacon still in flight), then compare.
   await until(async () => JSON.stringify(await figures()) === JSON.stringify(want), 15_000, 200).catch(() => {});
+  await ctx1.close();
+  await ctx2.close();
   expect(await figures()).toEqual(want);
 }, 120_000);
