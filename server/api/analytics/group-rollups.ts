@@ -15,7 +15,7 @@
  */
 import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
-import { DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
+import { addSales, DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, salesSql, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
 import { HOUR_PERIODS, inSalesWindow, latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
 import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
 
@@ -164,11 +164,16 @@ WHERE ${hours} AND ${latest(hours, "analytics_group_rollups")}
 GROUP BY workspace_id, video_id, dimension, value, day`;
 }
 
-/** The latest rows of one dimension's sealed periods (`periods`: periods.ts PERIODS or HOUR_PERIODS). */
-const sealedRows = (periods: string) =>
-  `dimension = {dimension:String} AND ${periods} AND ${latest(`dimension = {dimension:String} AND ${periods}`, "analytics_group_rollups")}`;
-/** The latest rows of one dimension's sealed periods that the window takes whole. */
+/** The latest rows of the sealed periods (`periods`: periods.ts PERIODS or HOUR_PERIODS) of the dimensions `{dimensions}`. */
+const sealedRows = (periods: string) => {
+  const rows = `dimension IN {dimensions:Array(String)} AND ${periods}`;
+  return `${rows} AND ${latest(rows, "analytics_group_rollups")}`;
+};
+/** The latest rows of the sealed periods that the window takes whole. */
 const SEALED = sealedRows(PERIODS);
+
+/** The group of a video's own sales in the rows of groupRollupSql by video: `sold:<video id>`. */
+export const OWN_SALES = "sold:";
 
 /** A money map's sales made inside the window, per currency. */
 const inWindow = (m: string) => {
@@ -186,6 +191,8 @@ const inWindow = (m: string) => {
  * credits a video outside the scope: the caller reads every session instead). With
  * `daily`, the rows per variation and local day and those per variation; sealed hours
  * stand for days outside UTC (the caller checks that they fit: periods.ts hoursFitLocalDays).
+ * By video, also a row `sold:<video id>` per video with sales in the sealed periods: its
+ * own sales made in them and in the window (`orders`, `revenue`; its facts are zeros).
  */
 export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
   const dimension = group.kind === "video" ? "video" : group.kind === "split_test" ? "split_test" : group.dimension;
@@ -194,8 +201,14 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   const sealed = daily && s.tz !== "UTC" ? sealedRows(HOUR_PERIODS) : SEALED;
   const tested = group.kind === "split_test";
   const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
+  // By video, the 'sales' rows ride along (their facts are zeros): each video's own sales in sealed periods, in a group of their own.
+  const sealedGroup = daily
+    ? "concat(value, '|', toString(toDate(period, {tz:String})))"
+    : group.kind === "video"
+      ? `if(dimension = 'sales', concat('${OWN_SALES}', toString(video_id)), value)`
+      : "value";
   const union = `
-  SELECT ${daily ? "concat(value, '|', toString(toDate(period, {tz:String})))" : "value"} AS g, ${FACTS.map((f) => f.name).join(", ")},
+  SELECT ${sealedGroup} AS g, ${FACTS.map((f) => f.name).join(", ")},
     ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")}, CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers,
     ${tested ? `toUInt64(arrayCount(ts -> arrayExists(t -> ${inSalesWindow("t")}, ts), played_buyer_sales))` : "toUInt64(0)"} AS sealed_played_buyers,
     ${tested ? "NOT hasAll({videos:Array(UInt64)}, sale_videos)" : "false"} AS foreign
@@ -216,7 +229,8 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
     "sum(sealed_played_buyers) AS sealed_played_buyers",
     "max(foreign) AS foreign",
   ];
-  const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension, top: top ?? 0 };
+  const dimensions = group.kind === "video" ? ["video", "sales"] : [dimension];
+  const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimensions, top: top ?? 0 };
   if (daily) {
     // Per variation and day and per variation (the report's totals) from one pass over the rows: in the set of
     // variations `g` is '', in the set of days `v` is.
@@ -244,21 +258,10 @@ ORDER BY other, impressions DESC, value`,
   };
 }
 
-/** Each video's own sales made in the window (per currency): sealed hours and days, and the rest of the window's sales rows. */
-export function soldSql(s: Scope, sealedUntilMs: number): Sql {
-  return {
-    query: `
-SELECT video_id, sumMap(o) AS orders, sumMap(r) AS revenue
-FROM (
-  SELECT video_id, ${inWindow("orders")} AS o, ${inWindow("revenue")} AS r FROM analytics_group_rollups WHERE ${SEALED}
-  UNION ALL
-  SELECT video_id, map(sale_currency, toUInt64(1)), map(sale_currency, amount)
-  FROM (${salesByKey(` AND ${outsideSealed("created_at")}`)})
-  WHERE is_verified AND NOT is_test
-)
-GROUP BY video_id`,
-    query_params: { ...salesParams(s), ...sealedParam(sealedUntilMs), dimension: "sales" },
-  };
+/** The scope's sales (salesSql's rows) made in the window outside its sealed periods: with the `sold:` rows of groupRollupSql, each video's own sales. */
+export function unsealedOwnSalesSql(s: Scope, sealedUntilMs: number): Sql {
+  const sales = salesSql(s, ` AND ${outsideSealed("created_at")}`);
+  return { ...sales, query_params: { ...sales.query_params, ...sealedParam(sealedUntilMs) } };
 }
 
 /**
@@ -308,10 +311,7 @@ export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: 
 /** Adds the money of the sealed sessions to a row whose read sessions' sales attributeSales added. */
 export function addSealedSales(row: MetricsRow & { sealed: SealedSales }): MetricsRow {
   const { sealed, ...rest } = row;
-  const orders = { ...rest.orders };
-  const revenue = { ...rest.revenue };
-  for (const [currency, v] of Object.entries(sealed.orders)) orders[currency] = (orders[currency] ?? 0) + Number(v);
-  for (const [currency, v] of Object.entries(sealed.revenue)) revenue[currency] = (revenue[currency] ?? 0) + Number(v);
+  const { orders, revenue } = addSales({ orders: { ...rest.orders }, revenue: { ...rest.revenue } }, sealed);
   const played = Object.values(sealed.played_orders).reduce<number>((sum, v) => sum + Number(v), 0);
   return { ...rest, orders, revenue, played_orders: rest.played_orders + played, played_buyers: rest.played_buyers + Number(sealed.sealed_played_buyers) };
 }

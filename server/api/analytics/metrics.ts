@@ -19,7 +19,7 @@ import {
   rangeMaskSql,
   round,
   rows,
-  SALES_BY_KEY,
+  salesByKey,
   salesParams,
   SESSION_WHERE,
   STORED_MASK_BUCKETS,
@@ -179,11 +179,14 @@ ORDER BY other, impressions DESC, value`,
   };
 }
 
-/** The scope's verified, non-test sales, one row each (`sale_hash` 0: traced to no session): what the groups and the overview count. */
-export function salesSql(s: Scope): Sql {
+/**
+ * The scope's verified, non-test sales, one row each (`sale_hash` 0: traced to no session): what
+ * the groups and the overview count. `extra`: more conditions on the sales rows (salesByKey's).
+ */
+export function salesSql(s: Scope, extra = ""): Sql {
   return {
     query: `SELECT video_id, sale_hash, sale_currency AS currency, amount
-FROM (${SALES_BY_KEY})
+FROM (${salesByKey(extra)})
 WHERE is_verified AND NOT is_test`,
     query_params: salesParams(s),
   };
@@ -199,6 +202,13 @@ export interface SaleRow {
 
 /** Orders and revenue per currency. */
 export type Sales = Pick<MetricsRow, "orders" | "revenue">;
+
+/** Adds `more`'s orders and revenue to `to`'s, per currency; returns `to`. */
+export function addSales(to: Sales, more: { orders: Record<string, number | string>; revenue: Record<string, number | string> }): Sales {
+  for (const [currency, n] of Object.entries(more.orders)) to.orders[currency] = (to.orders[currency] ?? 0) + Number(n);
+  for (const [currency, v] of Object.entries(more.revenue)) to.revenue[currency] = (to.revenue[currency] ?? 0) + Number(v);
+  return to;
+}
 
 function addSale(to: Sales, sale: SaleRow) {
   to.orders[sale.currency] = (to.orders[sale.currency] ?? 0) + 1;

@@ -7,8 +7,9 @@ import type { Deps } from "../../deps.ts";
 import { validation } from "../../errors.ts";
 import { normaliseSource, spendOf } from "../ad-spend/service.ts";
 import { DEFAULT_WINDOW_DAYS, OVERVIEW_TOP_VALUES } from "./definitions.ts";
-import { addSealedSales, type GroupRollupRow, groupRollupSql, metricsOfRollupRow, soldSql, unsealedSalesSql } from "./group-rollups.ts";
+import { addSealedSales, type GroupRollupRow, groupRollupSql, metricsOfRollupRow, OWN_SALES, unsealedOwnSalesSql, unsealedSalesSql } from "./group-rollups.ts";
 import {
+  addSales,
   attributeSales,
   DIMENSION_NAMES,
   type Dimension,
@@ -83,8 +84,9 @@ export async function groupRows(
   masks: MaskPlan | Promise<MaskPlan>,
   top: number | undefined,
   sealedUntilMs: number,
-): Promise<MetricsRow[]> {
-  if (sealedUntilMs === 0) return readEverySession(deps, scope, group, masks, top);
+): Promise<GroupRead> {
+  const everySession = async (plan: MaskPlan | Promise<MaskPlan>) => ({ rows: await readEverySession(deps, scope, group, plan, top), sealedUntilMs: 0 });
+  if (sealedUntilMs === 0) return everySession(masks);
   const read = Promise.all([
     q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, STORED_MASKS, sealedUntilMs, top)),
     q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealedUntilMs)),
@@ -92,12 +94,18 @@ export async function groupRows(
   const plan = await masks;
   if (!plan.storedMasks) {
     read.catch(() => {});
-    return readEverySession(deps, scope, group, plan, top);
+    return everySession(plan);
   }
   const [found, sold] = await read;
   // A sealed split-test sale of a video the test no longer has: the report's rule (sales of its videos) needs every session.
-  if (found.some((r) => Number(r.foreign))) return readEverySession(deps, scope, group, plan, top);
-  return attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales);
+  if (found.some((r) => Number(r.foreign))) return everySession(plan);
+  return { rows: attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales), sealedUntilMs };
+}
+
+/** groupRows' answer: the rows, and the mark below which they took sealed periods (0: they read every session). */
+export interface GroupRead {
+  rows: MetricsRow[];
+  sealedUntilMs: number;
 }
 
 /**
@@ -108,7 +116,7 @@ export async function groupRows(
 export async function splitTestRows(deps: Deps, scope: q.Scope, daily: boolean, options: ReadOptions = {}): Promise<MetricsRow[]> {
   const fits = !daily || hoursFitLocalDays(scope.tz, scope.start, scope.end);
   const sealed = fits ? await rollupsUntil(deps, scope, options) : 0;
-  return groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed);
+  return (await groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed)).rows;
 }
 
 /** groupRows from every session (metrics.ts); per variation and day, with the rows per variation as groupRollupSql has them. */
@@ -118,31 +126,38 @@ async function readEverySession(deps: Deps, scope: q.Scope, group: GroupBy, mask
   return [...totals, ...days];
 }
 
-/** Each video's own sales made in the window (the overview's orders and revenue). */
-async function videoSales(deps: Deps, scope: q.Scope, sealedUntilMs: number): Promise<Map<number, Sales>> {
-  if (sealedUntilMs === 0) return salesByVideo(await q.rows<SaleRow>(deps.ch, salesSql(scope)));
-  const found = await q.rows<{ video_id: string; orders: Record<string, string>; revenue: Record<string, string> }>(deps.ch, soldSql(scope, sealedUntilMs));
-  const numbers = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Number(v)]));
-  return new Map(found.map((r) => [Number(r.video_id), { orders: numbers(r.orders), revenue: numbers(r.revenue) }]));
+/**
+ * Each video's own sales made in the window (the overview's orders and revenue): `sales`, and
+ * the `sold:` rows of a read of sealed periods (those made in them).
+ */
+function ownSales(sales: SaleRow[], groups: MetricsRow[]): Map<number, Sales> {
+  const byVideo = salesByVideo(sales);
+  for (const row of groups) {
+    if (!row.g?.startsWith(OWN_SALES)) continue;
+    const id = Number(row.g.slice(OWN_SALES.length));
+    byVideo.set(id, addSales(byVideo.get(id) ?? { orders: {}, revenue: {} }, row));
+  }
+  return byVideo;
 }
 
 /** The metrics of each video of the scope (zeros for a video without sessions). */
 export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spend, options: ReadOptions = {}): Promise<Map<number, GroupMetrics>> {
   const plan = maskPlan(deps, scope);
   const sealed = await rollupsUntil(deps, scope, options);
-  const [rows, sales, { durations }] = await Promise.all([
-    groupRows(deps, scope, { kind: "video" }, plan, undefined, sealed),
-    videoSales(deps, scope, sealed),
-    plan,
-  ]);
-  const byVideo = new Map(rows.map((r) => [Number(r.g), r]));
+  // Beside the groups: the sales outside the sealed periods (the groups' `sold:` rows hold the rest), or every sale.
+  const sales = q.rows<SaleRow>(deps.ch, sealed === 0 ? salesSql(scope) : unsealedOwnSalesSql(scope, sealed));
+  sales.catch(() => {});
+  const [read, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "video" }, plan, undefined, sealed), plan]);
+  // A read of sealed periods that fell back to every session (a re-encoded video) has no `sold:` rows: every sale, then.
+  const sold = ownSales(read.sealedUntilMs === sealed ? await sales : await q.rows<SaleRow>(deps.ch, salesSql(scope)), read.rows);
+  const byVideo = new Map(read.rows.filter((r) => !r.g?.startsWith(OWN_SALES)).map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [
       id,
       groupMetrics(
         byVideo.get(id),
         durations.has(id),
-        sales.get(id) ?? { orders: {}, revenue: {} },
+        sold.get(id) ?? { orders: {}, revenue: {} },
         spendIn(spend, (s) => s.videoId === id),
       ),
     ]),
@@ -160,7 +175,7 @@ export interface BreakdownRow extends GroupMetrics {
 export async function computeBreakdown(deps: Deps, scope: q.Scope, by: Dimension, spend: Spend, options: ReadOptions = {}): Promise<BreakdownRow[]> {
   const plan = maskPlan(deps, scope);
   const sealed = await rollupsUntil(deps, scope, options);
-  const [rows, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, sealed), plan]);
+  const [{ rows }, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "dimension", dimension: by }, plan, OVERVIEW_TOP_VALUES, sealed), plan]);
   const hasDuration = scope.videoIds.some((id) => durations.has(id));
   return rows.map((r) => {
     const other = Number(r.other) === 1;
