@@ -35,8 +35,13 @@ import {
 import { salesOfSessions, sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, setBitCounts, type Sql, storedBucketCounts } from "./queries.ts";
 
-/** An hour is sealed this long after it ends: most sessions that started in it are over. */
-export const SEAL_LAG_MS = 2 * 3_600_000;
+/**
+ * An hour is sealed this long after it ends: a session that started in its last minute has
+ * had an hour, longer than most sales videos, so few hours are sealed again. The hours not
+ * sealed yet are read session by session at every read, a cost that follows traffic: one
+ * hour of lag is one to two hours read that way, against two to three with two hours.
+ */
+export const SEAL_LAG_MS = 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
