@@ -41,4 +41,4 @@ export const viewers = (n: number, exact = n < EXACT_VIEWERS_BELOW) => `${exact 
 
 /** Under the analytics: how fresh the figures are and which are estimates. */
 export const FRESHNESS =
-  "Figures include the last event stored. Every figure is exact except distinct viewers (≈), estimated within 1 % past 4,096 viewers, and the startup times of large groups (within 1 %); an hour is read from sealed rollups once it has been over for an hour, and sealed again within a minute when late events arrive.";
+  "Figures include the last event stored. Every figure is exact except distinct viewers (≈), estimated within 1 % past 4,096 viewers, and the startup times of large groups (within 1 %); hours older than two are read from sealed rollups, sealed again within a minute when late events arrive.";
