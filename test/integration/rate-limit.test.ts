@@ -26,6 +26,14 @@ function parkedClock() {
   return clock;
 }
 
+/** A loopback port nothing listens on, as the system picks one. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
 /** A write that costs nothing beyond the limiter: a non-numeric id is a 404 before any query. */
 const cheapWrite = (t: TestApp, token: string) => t.call("DELETE", "/api/v1/videos/none", { token });
 const cheapRead = (t: TestApp, token: string) => t.call("GET", "/api/v1/videos/none", { token });
@@ -188,7 +196,8 @@ describe("stores", () => {
 
   describe("redis", () => {
     test("an outage lets requests through at once, and counting resumes when Redis is back", async () => {
-      const port = 6300 + Math.floor(Math.random() * 90);
+      // A port the system hands out as free (a fixed range once held the machine's own Redis at 6379).
+      const port = freePort();
       const start = () =>
         Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
       let server = start();
