@@ -397,15 +397,16 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
       Object.fromEntries(
         (await splitTestRows(deps, scope, true, { sealed })).map((r) => [
           r.g,
-          [Number(r.impressions), Number(r.played_buyers), r.revenue[""] ?? r.revenue.USD ?? 0],
+          [Number(r.impressions), Number(r.played_buyers), Number(r.played_orders), r.revenue[""] ?? r.revenue.USD ?? 0],
         ]),
       );
+    // A row per day has the series' counts, not the money (its variation's row has).
     expect(await series(true)).toEqual({
-      "77:1": [2, 1, 40],
-      "77:1|2026-11-10": [1, 1, 40],
-      "77:1|2026-11-11": [1, 0, 0],
-      "77:2": [1, 1, 40],
-      "77:2|2026-11-11": [1, 1, 40],
+      "77:1": [2, 1, 1, 40],
+      "77:1|2026-11-10": [1, 1, 1, 0],
+      "77:1|2026-11-11": [1, 0, 0, 0],
+      "77:2": [1, 1, 1, 40],
+      "77:2|2026-11-11": [1, 1, 1, 0],
     });
     expect(await series(true)).toEqual(await series(false));
     const foreign = async () =>

@@ -66,6 +66,14 @@ const MONEY = ["orders", "revenue", "played_orders"] as const;
 /** What a 'split_test' row keeps besides (0018_split_test_rollups.sql): the videos its sales credit, and each played buyer's sale times. */
 const SPLIT_TEST_FACTS = "sale_videos, played_buyer_sales";
 
+/**
+ * What a split test's row per variation and day has besides its key (the report's series:
+ * split-tests/report.ts armOf, whatever the goal): its distinct viewers, startup times,
+ * CTA clicks per card and money would cost the read as much as its variation's again (a
+ * state per day row, merged twice), and the series does not show them.
+ */
+export const SERIES_FACTS = ["impressions", "plays", "cta_sessions", "played_orders"];
+
 /** The format of the rows this release seals: 1 has the 'split_test' rows (0018_split_test_rollups.sql refuses older rows). */
 const SEAL_FORMAT = 1;
 
@@ -227,12 +235,16 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
     toUInt64(0), false
   FROM (${unsealedSessions})
   GROUP BY g`;
+  // `merge(fn, column)`: an aggregate of the rows; per variation and day (`daily`), only the series' counts
+  // (SERIES_FACTS) take every row, the rest merge into the variation's row alone (`total`).
+  const merge = (fn: string, column: string) =>
+    !daily || SERIES_FACTS.includes(column) ? `${fn}(${column})` : `${fn.replace(/^\w+/, (name) => `${name}If`)}(${column}, total)`;
   const merged = [
-    ...FACTS.filter((f) => !f.name.startsWith("startups")).map((f) => `${f.final}(${f.name}) AS ${f.name}`),
+    ...FACTS.filter((f) => !f.name.startsWith("startups")).map((f) => `${merge(f.final, f.name)} AS ${f.name}`),
     // quantilesExact over the kept times when every row kept them, as metricsSql computes it; else the digest's, to the millisecond.
-    `if(length(groupArrayArray(startups)) = startup_count, arrayReduce('quantilesExact(${STARTUP_QUANTILES})', groupArrayArray(startups)),
-      arrayMap(q -> round(q), quantilesTDigestMerge(${STARTUP_QUANTILES})(startups_digest))) AS startup_q`,
-    ...MONEY.map((m) => `sumMap(${m}) AS ${m}`),
+    `if(length(${merge("groupArrayArray", "startups")}) = startup_count, arrayReduce('quantilesExact(${STARTUP_QUANTILES})', ${merge("groupArrayArray", "startups")}),
+      arrayMap(q -> round(q), ${merge(`quantilesTDigestMerge(${STARTUP_QUANTILES})`, "startups_digest")})) AS startup_q`,
+    ...MONEY.map((m) => `${merge("sumMap", m)} AS ${m}`),
     "groupArrayArray(buyers) AS buyers",
     "sum(sealed_played_buyers) AS sealed_played_buyers",
     "max(foreign) AS foreign",
@@ -240,12 +252,12 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   const dimensions = group.kind === "video" ? ["video", "sales"] : [dimension];
   const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimensions, top: top ?? 0 };
   if (daily) {
-    // Per variation and day and per variation (the report's totals) from one pass over the rows: in the set of
-    // variations `g` is '', in the set of days `v` is.
+    // Per variation and day and per variation (the report's totals) from one pass over the rows: each row counts
+    // in its day and (`total`) in its variation.
     const names = merged.map((m) => m.slice(m.lastIndexOf(" AS ") + 4));
     return {
-      query: `SELECT if(g = '', v, g) AS g, 0 AS other, ${names.join(", ")}
-FROM (SELECT g, splitByChar('|', g)[1] AS v, ${merged.join(", ")} FROM (${union}) GROUP BY GROUPING SETS ((g), (v)))`,
+      query: `SELECT key AS g, 0 AS other, ${names.join(", ")}
+FROM (SELECT if(total, splitByChar('|', g)[1], g) AS key, ${merged.join(", ")} FROM (${union}) ARRAY JOIN [false, true] AS total GROUP BY key)`,
       query_params: params,
     };
   }

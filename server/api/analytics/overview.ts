@@ -110,13 +110,47 @@ export interface GroupRead {
 
 /**
  * The metrics of a split test's sessions in the scope (its videos), keyed `<test>:<variation>`,
- * and with `daily` also `<test>:<variation>|<local date>`, from the sealed periods where
- * they fit the days.
+ * and with `daily` also `<test>:<variation>|<local date>` with the series' counts alone
+ * (seriesRow), from the sealed periods where they fit the days.
  */
 export async function splitTestRows(deps: Deps, scope: q.Scope, daily: boolean, options: ReadOptions = {}): Promise<MetricsRow[]> {
   const fits = !daily || hoursFitLocalDays(scope.tz, scope.start, scope.end);
   const sealed = fits ? await rollupsUntil(deps, scope, options) : 0;
-  return (await groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed)).rows;
+  const { rows } = await groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed);
+  return daily ? rows.map((r) => (r.g?.includes("|") ? seriesRow(r) : r)) : rows;
+}
+
+const NO_METRICS: MetricsRow = {
+  other: 0,
+  impressions: 0,
+  plays: 0,
+  autoplays: 0,
+  unmutes: 0,
+  unique_viewers: 0,
+  watch_played_s: 0,
+  buckets_played: 0,
+  cta_clicks: {},
+  leads: 0,
+  startup_count: 0,
+  startup_q: [],
+  stall_ms: 0,
+  watch_all_s: 0,
+  errors: 0,
+  cta_sessions: 0,
+  orders: {},
+  revenue: {},
+  played_orders: 0,
+  played_buyers: 0,
+};
+
+/**
+ * A split test's row per variation and day as the report's series reads it: its counts
+ * (group-rollups.ts SERIES_FACTS, and the played buyers), the rest zero, whichever way
+ * it was read.
+ */
+function seriesRow(row: MetricsRow): MetricsRow {
+  const { g, impressions, plays, cta_sessions, played_orders, played_buyers } = row;
+  return { ...NO_METRICS, g, impressions, plays, cta_sessions, played_orders, played_buyers };
 }
 
 /** groupRows from every session (metrics.ts); per variation and day, with the rows per variation as groupRollupSql has them. */
