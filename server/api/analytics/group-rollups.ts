@@ -72,7 +72,7 @@ const SPLIT_TEST_FACTS = "sale_videos, played_buyer_sales";
  * CTA clicks per card and money would cost the read as much as its variation's again (a
  * state per day row, merged twice), and the series does not show them.
  */
-export const SERIES_FACTS = ["impressions", "plays", "cta_sessions", "played_orders"];
+const SERIES_FACTS = ["impressions", "plays", "cta_sessions", "played_orders"];
 
 /** The format of the rows this release seals: 1 has the 'split_test' rows (0018_split_test_rollups.sql refuses older rows). */
 const SEAL_FORMAT = 1;
