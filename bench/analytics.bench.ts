@@ -218,6 +218,15 @@ async function settle(): Promise<void> {
   Bun.spawnSync(["sync"]);
 }
 
+/** Merges every table of the store into one part per partition, as the background would given time. */
+async function mergeEverything(): Promise<void> {
+  const tables = await q.rows<{ name: string }>(ch, {
+    query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
+    query_params: {},
+  });
+  for (const { name } of tables) await ch.command({ query: `OPTIMIZE TABLE ${name} FINAL` });
+}
+
 async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < WARMUP; i++) await run();
   const samples: number[] = [];
@@ -233,13 +242,13 @@ async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: n
 
 /**
  * The growth mode: events are added to video 1 up to each size in turn (generated in
- * ClickHouse), merged, sealed, and the reads of a 30-day window are timed; each p95
- * is divided by the first size's. Then the insert cost of the rollups' views: a million
- * more events with them, and a million without.
+ * ClickHouse), sealed and merged, and the reads of a 30-day window are timed, each in a
+ * process of its own that opens the store; each p95 is divided by the first size's. Then
+ * the insert cost of the rollups' views: rounds of half a million events with them and
+ * without.
  */
 async function growth(): Promise<void> {
-  const deps = { ch, clock: { now: () => NOW_MS }, config: {} } as unknown as Deps; // the compute functions touch only ClickHouse (and the seal, the cluster setting)
-  const reads = growthReads(ch, NOW_MS, FROM, TO);
+  const reads = Object.keys(growthReads(ch, NOW_MS, FROM, TO));
   const everything = Number.MAX_SAFE_INTEGER;
   const first = new Map<string, number>();
   const rows: Row[] = [];
@@ -247,16 +256,28 @@ async function growth(): Promise<void> {
   for (const size of GROWTH_SIZES) {
     const t0 = performance.now();
     await generate(ch, have, size, everything);
-    // The tables the reads use, merged as the background would (events, which they do not read, is left as written).
+    // The tables the reads use, merged as the background would.
     for (const table of ["analytics_session_slots", "analytics_sessions"]) await ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
     const generateS = (performance.now() - t0) / 1000;
     const s0 = performance.now();
-    await sealRollups(deps);
+    await sealRollups({ ch, clock: { now: () => NOW_MS }, config: {} } as unknown as Deps); // the seal touches only ClickHouse (and the cluster setting)
     const sealS = (performance.now() - s0) / 1000;
+    // The store as a running service finds it: traffic writes these events over weeks, merged as they come; written
+    // here in minutes, they would still be merging for minutes, in whichever process opens the store, during the reads.
+    const m0 = performance.now();
+    await mergeEverything();
     await settle();
-    console.log(`${size.toLocaleString("en-US")} events: generated in ${generateS.toFixed(1)} s, sealed in ${sealS.toFixed(1)} s`);
-    for (const [name, run] of Object.entries(reads)) {
-      const t = await timed(run);
+    console.log(
+      `${size.toLocaleString("en-US")} events: generated in ${generateS.toFixed(1)} s, sealed in ${sealS.toFixed(1)} s, merged in ${((performance.now() - m0) / 1000).toFixed(1)} s`,
+    );
+    // Each read in a process of its own that opens the store, as the service does (bench/lib/read-process.ts):
+    // this process holds what generating the events left behind.
+    await ch.close();
+    for (const name of reads) {
+      const args = [join(dir, "clickhouse"), name, String(NOW_MS), FROM, TO, String(WARMUP), String(RUNS)];
+      const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "lib", "read-process.ts"), ...args]);
+      const t = JSON.parse(child.stdout.toString().trim().split("\n").pop() || "{}") as { p50?: number; p95?: number; opened_mib?: number; peak_mib?: number };
+      if (t.p50 === undefined || t.p95 === undefined) throw new Error(`${name} at ${size} events failed: ${child.stderr.toString().slice(0, 500)}`);
       if (!first.has(name)) first.set(name, t.p95);
       rows.push({
         read: name,
@@ -265,21 +286,12 @@ async function growth(): Promise<void> {
         "p95 ms": round(t.p95),
         [`p95 / ${GROWTH_SIZES[0]!.toLocaleString("en-US")}`]: `${(t.p95 / first.get(name)!).toFixed(2)}x`,
         "seal s": round(sealS),
-        "read process peak RSS MiB": "",
+        "read process peak RSS MiB": `${t.peak_mib} (${t.opened_mib} opened)`,
       });
     }
+    ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
     have = size;
   }
-  // The memory of the service during each read at the largest size: a process that opens the store and runs it (bench/lib/read-memory.ts).
-  await ch.close();
-  for (const name of Object.keys(reads)) {
-    const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "lib", "read-memory.ts"), join(dir, "clickhouse"), name, String(NOW_MS), FROM, TO]);
-    const measured = JSON.parse(child.stdout.toString().trim().split("\n").pop() ?? "{}") as { opened_mib?: number; peak_mib?: number };
-    const row = rows.findLast((r) => r.read === name)!;
-    row["read process peak RSS MiB"] =
-      measured.peak_mib === undefined ? `failed: ${child.stderr.toString().slice(0, 200)}` : `${measured.peak_mib} (${measured.opened_mib} opened)`;
-  }
-  ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
   // Alternating rounds of half a million events with the rollups' views and without them.
   const schema = (file: string) => Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", file)).text();
   const views = splitStatements(`${await schema("0013_rollups.sql")}\n${await schema("0015_group_rollups.sql")}`).filter((st) =>

@@ -1,7 +1,6 @@
 /**
  * The reads the analytics growth mode times (bench/analytics.bench.ts), of video 1 of
- * workspace 1 over a 30-day window: shared with the process that measures their memory
- * (read-memory.ts), so both run the same calls.
+ * workspace 1 over a 30-day window, each in a process of its own (read-process.ts).
  */
 import { computeBreakdown, computeVideoMetrics, splitTestRows } from "../../server/api/analytics/overview.ts";
 import type { Scope } from "../../server/api/analytics/queries.ts";
