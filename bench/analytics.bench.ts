@@ -41,6 +41,7 @@ import type { Ch } from "../server/storage/clickhouse.ts";
 import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
 import { stealMeter } from "./lib/steal.ts";
+import { timed } from "./lib/timed.ts";
 import { viewerReads } from "./lib/viewer-reads.ts";
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
@@ -104,7 +105,7 @@ try {
   const window = resolveWindow(NOW_MS, { from: FROM, to: TO }, 30);
   native = new Session(join(dir, "clickhouse"));
 
-  const time = timed;
+  const time = (run: () => Promise<unknown>) => timed(run, WARMUP, RUNS);
 
   const direct = (sql: q.Sql) => native!.queryBindAsync(sql.query, sql.query_params, { format: "JSONEachRow" }).then((r) => r.text());
 
@@ -227,19 +228,6 @@ async function mergeEverything(): Promise<void> {
     query_params: {},
   });
   for (const { name } of tables) await ch.command({ query: `OPTIMIZE TABLE ${name} FINAL` });
-}
-
-async function timed(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-  samples.sort((a, b) => a - b);
-  const pick = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!;
-  return { p50: pick(0.5), p95: pick(0.95) };
 }
 
 /**

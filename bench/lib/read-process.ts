@@ -9,6 +9,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { connectClickHouse } from "../../server/storage/clickhouse.ts";
 import { growthReads } from "./growth-reads.ts";
+import { timed } from "./timed.ts";
 
 const peakMib = async () => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(await readFile("/proc/self/status", "utf8"))![1]) / 1024);
 
@@ -19,14 +20,6 @@ await run();
 const opened = await peakMib();
 // From here the peak counts the reads alone (Linux: 5 resets the peak to the current size).
 await writeFile("/proc/self/clear_refs", "5").catch(() => {});
-for (let i = 1; i < Number(warmups); i++) await run();
-const samples: number[] = [];
-for (let i = 0; i < Number(runs); i++) {
-  const t0 = performance.now();
-  await run();
-  samples.push(performance.now() - t0);
-}
-samples.sort((a, b) => a - b);
-const pick = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)]!;
-console.log(JSON.stringify({ p50: pick(0.5), p95: pick(0.95), opened_mib: opened, peak_mib: await peakMib() }));
+const { p50, p95 } = await timed(run, Number(warmups) - 1, Number(runs));
+console.log(JSON.stringify({ p50, p95, opened_mib: opened, peak_mib: await peakMib() }));
 await ch.close();
