@@ -36,7 +36,7 @@ import { growthReads } from "./lib/growth-reads.ts";
 import * as q from "../server/api/analytics/queries.ts";
 import { computeRetention, computeSummary } from "../server/api/analytics/service.ts";
 import { sealedParam } from "../server/api/analytics/periods.ts";
-import { SEAL_LAG_MS, sealedRetentionSql, sealRollups, summarySql } from "../server/api/analytics/rollups.ts";
+import { SEAL_LAG_MS, sealedRetentionSql, sealedSpan, sealRollups, summarySql } from "../server/api/analytics/rollups.ts";
 import type { Ch } from "../server/storage/clickhouse.ts";
 import { resolveWindow } from "../server/http/window.ts";
 import { report, type Row } from "./lib/report.ts";
@@ -119,7 +119,8 @@ try {
     const scope: q.Scope = { workspaceId: WORKSPACE, videoIds: [videoId], start: window.start, end: window.end, tz: window.tz };
     const summaryBody = await computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window);
     const ours = await time(() => computeSummary(deps, WORKSPACE, videoId, `video-${videoId}`, window));
-    const engine = await time(() => direct(summarySql(scope, SEALED_UNTIL)));
+    const sealed = await sealedSpan(deps, scope, SEALED_UNTIL);
+    const engine = await time(() => direct(summarySql(scope, sealed)));
     rows.push(row(`summary, ${label}`, ours, engine));
     console.log(`summary of video ${videoId}: ${JSON.stringify(summaryBody.summary)}`);
 
@@ -131,7 +132,7 @@ try {
       await direct(q.durationSql(scope));
       await direct(
         storedMasks
-          ? sealedRetentionSql(q.SESSION_WHERE, { ...q.scopeParams(scope), ...sealedParam(SEALED_UNTIL) })
+          ? sealedRetentionSql(q.SESSION_WHERE, { ...q.scopeParams(scope), ...sealedParam(sealed) })
           : q.retentionSql(scope, 100, durations, storedMasks),
       );
     });

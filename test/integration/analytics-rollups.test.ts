@@ -15,8 +15,9 @@ import { computeRetention, retentionOfSessions } from "../../server/api/analytic
 import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, STORED_MASKS, splitTestRows } from "../../server/api/analytics/overview.ts";
 import { groupMetrics } from "../../server/api/analytics/metrics.ts";
 import { type GroupRollupRow, groupRollupSql } from "../../server/api/analytics/group-rollups.ts";
-import { SEAL_LAG_MS, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
-import { bucketsFromRows, rows, type SummaryRow, summaryFromRow } from "../../server/api/analytics/queries.ts";
+import { SEAL_LAG_MS, sealedFor, sealedSpan, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
+import { latest, NOTHING_SEALED, PERIODS, type Sealed, sealedParam } from "../../server/api/analytics/periods.ts";
+import { bucketsFromRows, rows, type SummaryRow, scopeParams, summaryFromRow } from "../../server/api/analytics/queries.ts";
 import { resolveWindow } from "../../server/http/window.ts";
 import { getEngines } from "../helpers/engines.ts";
 import { BLANK_EVENT, insertEventRows } from "../helpers/event-rows.ts";
@@ -235,8 +236,8 @@ describe("retention and the summary from sealed hours and days", () => {
               const ranges = await retentionOfSessions(deps, scope, buckets, durations, false, segment);
               for (const id of scope.videoIds) expect(curves.get(id)).toEqual(ranges.get(id) ?? bucketsFromRows([], buckets));
             }
-          const summaryOf = async (until: number) => summaryFromRow((await rows<SummaryRow>(ch, summarySql({ ...scope, videoIds: [1] }, until)))[0]);
-          expect(await summaryOf(await sealedUntil(deps))).toEqual(await summaryOf(0));
+          const summaryOf = async (sealed: Sealed) => summaryFromRow((await rows<SummaryRow>(ch, summarySql({ ...scope, videoIds: [1] }, sealed)))[0]);
+          expect(await summaryOf(await sealedFor(deps, scope))).toEqual(await summaryOf(NOTHING_SEALED));
           // The seller overview (both videos), the breakdowns, and a top-1 breakdown whose other values merge into one row.
           expect(await computeVideoMetrics(deps, scope, [], { sealed: true })).toEqual(await computeVideoMetrics(deps, scope, [], { sealed: false }));
           for (const by of ["source", "country"] as const) {
@@ -245,7 +246,7 @@ describe("retention and the summary from sealed hours and days", () => {
           }
           const plan = await maskPlan(deps, scope);
           const top1 = async (sealed: boolean) =>
-            (await groupRows(deps, scope, { kind: "dimension", dimension: "country" }, plan, 1, sealed ? await sealedUntil(deps) : 0)).rows;
+            (await groupRows(deps, scope, { kind: "dimension", dimension: "country" }, plan, 1, sealed ? await sealedFor(deps, scope) : NOTHING_SEALED)).rows;
           const strip = (r: Awaited<ReturnType<typeof top1>>) => r.map((row) => [row.value, Number(row.other), groupMetrics(row, true)]);
           expect(strip(await top1(true))).toEqual(strip(await top1(false)));
           // The split test's report: per variation, and per variation and local day.
@@ -257,7 +258,10 @@ describe("retention and the summary from sealed hours and days", () => {
                 .map((r) => [r.g, groupMetrics(r, false), r.played_orders, r.played_buyers, r.cta_sessions]);
             expect(await report(true)).toEqual(await report(false));
           }
-          const variations = await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedUntil(deps)));
+          const variations = await rows<GroupRollupRow>(
+            ch,
+            groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedFor(deps, scope)),
+          );
           splitTestReads += 1;
           if (!variations.some((r) => Number(r.foreign))) fromSealed += 1;
         },
@@ -306,6 +310,48 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
         ).json(),
       ).toEqual([{ n: 1 }]);
   }, 600_000); // 30 cases of three seals each: minutes on a slow machine
+
+  test("a window of weeks or months takes a few blocks of days and hours, and counts each session once", async () => {
+    const { ch } = await getEngines();
+    const ws = 6_000 + Math.floor(Math.random() * 1_000_000);
+    // A session every three hours (and some minutes) for 70 days, from sources that alternate.
+    const days = 70;
+    const sessions = Array.from({ length: days * 8 }, (_, i) =>
+      plainSession({ startMinute: i * 180 + (i % 7) * 11, source: ["google", "facebook", ""][i % 3]!, country: i % 2 ? "US" : "DE" }),
+    );
+    await insertEventRows(
+      ch,
+      sessions.flatMap((s, i) => rowsOf(ws, s, i, 0)),
+    );
+    const now = BASE_MS + days * DAY_MS - 30 * 60_000;
+    const deps = { ch, clock: { now: () => now }, config: {} } as unknown as Deps;
+    await sealRollups(deps);
+    const until = await sealedUntil(deps);
+    for (const [fromDay, toDay, tz] of [
+      [0, 69, "UTC"],
+      [3, 64, "America/New_York"],
+      [40, 69, "Asia/Kolkata"],
+      [11, 19, "Australia/Adelaide"],
+    ] as const) {
+      const day = (n: number) => new Date(BASE_MS + n * DAY_MS).toISOString().slice(0, 10);
+      const w = resolveWindow(now, { from: day(fromDay), to: day(toDay), tz }, 30);
+      const scope = { workspaceId: ws, videoIds: [1], start: w.start, end: w.end, tz: w.tz };
+      const sealed = await sealedSpan(deps, scope, until);
+      const summaryOf = async (span: Sealed) => summaryFromRow((await rows<SummaryRow>(ch, summarySql(scope, span)))[0]);
+      expect(await summaryOf(sealed)).toEqual(await summaryOf(NOTHING_SEALED));
+      expect([...(await computeRetention(deps, scope, 100)).entries()]).toEqual([
+        ...(await computeRetention(deps, scope, 100, "all", { sealed: false })).entries(),
+      ]);
+      expect(await computeBreakdown(deps, scope, "source", [], { sealed: true })).toEqual(await computeBreakdown(deps, scope, "source", [], { sealed: false }));
+      // The rows the read merges: at most two blocks of each level, rather than a row per day and hour.
+      const taken = await rows<{ grain: string; n: string }>(ch, {
+        query: `SELECT grain, count() AS n FROM analytics_rollups WHERE ${PERIODS} AND ${latest(PERIODS)} GROUP BY grain`,
+        query_params: { ...scopeParams(scope), ...sealedParam(sealed) },
+      });
+      for (const { n } of taken) expect(Number(n)).toBeLessThanOrEqual(2);
+      expect(taken.length).toBeGreaterThan(2);
+    }
+  });
 
   test("the buyers of a sealed day who bought on both sides of the window's end: only those who bought inside count", async () => {
     const { ch } = await getEngines();
@@ -410,7 +456,7 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     });
     expect(await series(true)).toEqual(await series(false));
     const foreign = async () =>
-      (await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedUntil(deps)))).some((r) =>
+      (await rows<GroupRollupRow>(ch, groupRollupSql(scope, { kind: "split_test", daily: false }, STORED_MASKS, await sealedFor(deps, scope)))).some((r) =>
         Number(r.foreign),
       );
     expect(await foreign()).toBe(false);
@@ -492,7 +538,7 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     ]);
   });
 
-  test("a seal of an earlier release, whose rows keep no buyers or split tests, is refused (a rolling upgrade)", async () => {
+  test("a seal of an earlier release, whose rows keep no buyers, split tests or blocks, is refused (a rolling upgrade)", async () => {
     const { ch } = await getEngines();
     const ws = 4_000 + Math.floor(Math.random() * 1_000_000);
     // The statement a worker of the release before 0017_rollup_buyers.sql runs: the columns it knew.
@@ -503,6 +549,11 @@ VALUES (${ws}, 1, 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 0, 1, 0, [])`;
     const groupsBefore = `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, impressions)
 VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1)`;
     await expect(ch.command({ query: groupsBefore })).rejects.toThrow(/sealed_with_split_tests/);
+    // And the rows of either table sealed before 0019_rollup_blocks.sql, without the blocks of hours and days.
+    const blocksBefore = `INSERT INTO analytics_group_rollups (workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, impressions, seal_format)
+VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 1)`;
+    await expect(ch.command({ query: blocksBefore })).rejects.toThrow(/sealed_with_blocks/);
+    await expect(ch.command({ query: before.replace("buckets)", "buckets, seal_format)").replace("[])", "[], 1)") })).rejects.toThrow(/sealed_with_blocks/);
     for (const table of ["analytics_rollups", "analytics_group_rollups"]) {
       const [found] = await (
         await ch.query({ query: `SELECT count() AS n FROM ${table} WHERE workspace_id = {ws:UInt64}`, query_params: { ws }, format: "JSONEachRow" })

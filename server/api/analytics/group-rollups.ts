@@ -16,7 +16,18 @@
 import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
 import { addSales, DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, salesSql, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
-import { HOUR_PERIODS, inSalesWindow, latest, outsideSealed, PERIODS, RUN_STARTED, sealedParam, UNSEALED_SALES_FROM } from "./periods.ts";
+import {
+  DAY_PERIODS,
+  HOUR_PERIODS,
+  inSalesWindow,
+  latest,
+  outsideSealed,
+  PERIODS,
+  RUN_STARTED,
+  type Sealed,
+  sealedParam,
+  UNSEALED_SALES_FROM,
+} from "./periods.ts";
 import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
 
 const agg = (name: string) => METRICS.find((m) => m.name === name)!.agg;
@@ -74,8 +85,8 @@ const SPLIT_TEST_FACTS = "sale_videos, played_buyer_sales";
  */
 const SERIES_FACTS = ["impressions", "plays", "cta_sessions", "played_orders"];
 
-/** The format of the rows this release seals: 1 has the 'split_test' rows (0018_split_test_rollups.sql refuses older rows). */
-const SEAL_FORMAT = 1;
+/** The format of the rows this release seals: 2 has the 'split_test' rows (0018_split_test_rollups.sql) and the blocks of hours and days (0019_rollup_blocks.sql). */
+const SEAL_FORMAT = 2;
 
 const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.join(", ")}, ${SPLIT_TEST_FACTS}, seal_format`;
 
@@ -160,16 +171,14 @@ WHERE v AND NOT t
 GROUP BY workspace_id, video_id, hour`;
 }
 
-/** The day rows merged from the (latest) hour rows that `where` selects. */
-export function sealGroupDaysSql(where: string): string {
-  const hours = `grain = 'hour' AND ${where}`;
+/** The blocks of rows merged from `rows` (periods.ts familyRows). */
+export function sealGroupBlocksSql(rows: string): string {
   return `INSERT INTO analytics_group_rollups (${COLUMNS})
-SELECT workspace_id, video_id, dimension, value, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED},
+SELECT workspace_id, video_id, dimension, value, level, block, {generation:UInt64}, ${RUN_STARTED},
   ${FACTS.map((f) => f.day ?? `${f.state}(${f.name})`).join(", ")}, ${MONEY.map((m) => `sumMap(${m})`).join(", ")},
   groupUniqArrayArray(sale_videos), groupArrayArray(played_buyer_sales), ${SEAL_FORMAT}
-FROM analytics_group_rollups
-WHERE ${hours} AND ${latest(hours, "analytics_group_rollups")}
-GROUP BY workspace_id, video_id, dimension, value, day`;
+FROM (${rows})
+GROUP BY workspace_id, video_id, dimension, value, level, block`;
 }
 
 /** The latest rows of the sealed periods (`periods`: periods.ts PERIODS or HOUR_PERIODS) of the dimensions `{dimensions}`. */
@@ -210,11 +219,12 @@ const inWindow = (m: string) => {
  * By video, also a row `sold:<video id>` per video with sales in the sealed periods: its
  * own sales made in them and in the window (`orders`, `revenue`; its facts are zeros).
  */
-export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealedUntilMs: number, top?: number): Sql {
+export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed: Sealed, top?: number): Sql {
   const dimension = group.kind === "video" ? "video" : group.kind === "split_test" ? "split_test" : group.dimension;
   const g = group.kind === "video" ? "toString(video)" : "g";
   const daily = group.kind === "split_test" && group.daily;
-  const sealed = daily && s.tz !== "UTC" ? sealedRows(HOUR_PERIODS) : SEALED;
+  // A series per day reads days and hours (a block would cross its days); outside UTC, hours alone.
+  const rows = daily ? sealedRows(s.tz !== "UTC" ? HOUR_PERIODS : DAY_PERIODS) : SEALED;
   const tested = group.kind === "split_test";
   const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
   // By video, the 'sales' rows ride along (their facts are zeros): each video's own sales in sealed periods, in a group of their own.
@@ -228,7 +238,7 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
     ${MONEY.map((m) => `${inWindow(m)} AS ${m}`).join(", ")}, CAST([], 'Array(Tuple(UInt64, UInt64, UInt8))') AS buyers,
     ${tested ? `toUInt64(arrayCount(ts -> arrayExists(t -> ${inSalesWindow("t")}, ts), played_buyer_sales))` : "toUInt64(0)"} AS sealed_played_buyers,
     ${tested ? "NOT hasAll({videos:Array(UInt64)}, sale_videos)" : "false"} AS foreign
-  FROM analytics_group_rollups WHERE ${sealed}
+  FROM analytics_group_rollups WHERE ${rows}
   UNION ALL
   SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
     CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought),
@@ -250,7 +260,7 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
     "max(foreign) AS foreign",
   ];
   const dimensions = group.kind === "video" ? ["video", "sales"] : [dimension];
-  const params = { ...salesParams(s), ...sealedParam(sealedUntilMs), dimensions, top: top ?? 0 };
+  const params = { ...salesParams(s), ...sealedParam(sealed), dimensions, top: top ?? 0 };
   if (daily) {
     // Per variation and day and per variation (the report's totals) from one pass over the rows: each row counts
     // in its day and (`total`) in its variation.
@@ -280,9 +290,9 @@ SETTINGS ${CONCURRENT_READ}`,
 }
 
 /** The scope's sales (salesSql's rows) made in the window outside its sealed periods: with the `sold:` rows of groupRollupSql, each video's own sales. */
-export function unsealedOwnSalesSql(s: Scope, sealedUntilMs: number): Sql {
+export function unsealedOwnSalesSql(s: Scope, sealed: Sealed): Sql {
   const sales = salesSql(s, ` AND ${outsideSealed("created_at")}`);
-  return { ...sales, query_params: { ...sales.query_params, ...sealedParam(sealedUntilMs) } };
+  return { ...sales, query_params: { ...sales.query_params, ...sealedParam(sealed) } };
 }
 
 /**
@@ -290,14 +300,14 @@ export function unsealedOwnSalesSql(s: Scope, sealedUntilMs: number): Sql {
  * sealed), for attributeSales. session_hash is no key of analytics_sales: trying the set
  * on the index made this read three times slower.
  */
-export function unsealedSalesSql(s: Scope, sealedUntilMs: number): Sql {
+export function unsealedSalesSql(s: Scope, sealed: Sealed): Sql {
   const sessions = `SELECT session_hash FROM analytics_sessions WHERE ${SESSION_WHERE} AND ${outsideSealed("started")}`;
   return {
     query: `SELECT video_id, sale_hash, sale_currency AS currency, amount
 FROM (${salesByKey(` AND created_at >= ${UNSEALED_SALES_FROM} AND session_hash IN (${sessions})`)})
 WHERE is_verified AND NOT is_test
 SETTINGS use_index_for_in_with_subqueries = 0`,
-    query_params: { ...salesParams(s), ...sealedParam(sealedUntilMs) },
+    query_params: { ...salesParams(s), ...sealedParam(sealed) },
   };
 }
 

@@ -25,8 +25,8 @@ import {
   salesSql,
   type SpendRow,
 } from "./metrics.ts";
-import { hoursFitLocalDays } from "./periods.ts";
-import { sealedUntil } from "./rollups.ts";
+import { hoursFitLocalDays, NOTHING_SEALED, type Sealed } from "./periods.ts";
+import { sealedSpan, sealedUntil } from "./rollups.ts";
 import * as q from "./queries.ts";
 import { scopeOf, videoOf } from "./service.ts";
 import { intParam, oneOfParam } from "../../http/params.ts";
@@ -55,25 +55,26 @@ export interface ReadOptions {
 /** Below this many sessions in a window, reading them costs less than merging sealed rows (bench/analytics.bench.ts). */
 export const ROLLUPS_FROM_SESSIONS = 20_000;
 
-/** The mark below which the read takes sealed periods (rollups.ts), or 0 for a read of every session. */
-export async function rollupsUntil(deps: Deps, scope: q.Scope, options: ReadOptions = {}): Promise<number> {
-  if (options.sealed === false) return 0;
-  const sealed = await sealedUntil(deps);
-  if (sealed === 0 || options.sealed === true) return sealed;
+/** The sealed span the read takes (rollups.ts), or NOTHING_SEALED for a read of every session. */
+export async function rollupsUntil(deps: Deps, scope: q.Scope, options: ReadOptions = {}): Promise<Sealed> {
+  if (options.sealed === false) return NOTHING_SEALED;
+  const until = await sealedUntil(deps);
+  const span = sealedSpan(deps, scope, until);
+  if (until === 0 || options.sealed === true) return span;
   // Rows, not sessions (a session not merged yet has several): enough to tell a small window from a large one.
-  const [found] = await q.rows<{ n: string }>(deps.ch, {
-    query: `SELECT count() AS n FROM analytics_sessions WHERE ${q.SESSION_WHERE}`,
-    query_params: q.scopeParams(scope),
-  });
-  return Number(found?.n ?? 0) >= ROLLUPS_FROM_SESSIONS ? sealed : 0;
+  const [[found], sealed] = await Promise.all([
+    q.rows<{ n: string }>(deps.ch, { query: `SELECT count() AS n FROM analytics_sessions WHERE ${q.SESSION_WHERE}`, query_params: q.scopeParams(scope) }),
+    span,
+  ]);
+  return Number(found?.n ?? 0) >= ROLLUPS_FROM_SESSIONS ? sealed : NOTHING_SEALED;
 }
 
 /** The stored masks whatever they hold: what sealed rows were built from, and enough where the share watched is not read (split tests). */
 export const STORED_MASKS: MaskPlan = { durations: new Map(), storedMasks: true };
 
 /**
- * The metrics per group of the scope's sessions, with their sales: from the periods sealed
- * below `sealedUntilMs` plus the other sessions (group-rollups.ts) when the stored masks
+ * The metrics per group of the scope's sessions, with their sales: from the sealed span
+ * `sealed` plus the other sessions (group-rollups.ts) when the stored masks
  * hold, else from every session (metrics.ts). The sealed read starts before the mask plan
  * is known (the masks hold but for a re-encoded video) and is dropped when they do not.
  */
@@ -83,13 +84,13 @@ export async function groupRows(
   group: GroupBy,
   masks: MaskPlan | Promise<MaskPlan>,
   top: number | undefined,
-  sealedUntilMs: number,
+  sealed: Sealed,
 ): Promise<GroupRead> {
   const everySession = async (plan: MaskPlan | Promise<MaskPlan>) => ({ rows: await readEverySession(deps, scope, group, plan, top), sealedUntilMs: 0 });
-  if (sealedUntilMs === 0) return everySession(masks);
+  if (sealed.until === 0) return everySession(masks);
   const read = Promise.all([
-    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, STORED_MASKS, sealedUntilMs, top)),
-    q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealedUntilMs)),
+    q.rows<GroupRollupRow>(deps.ch, groupRollupSql(scope, group, STORED_MASKS, sealed, top)),
+    q.rows<SaleRow>(deps.ch, unsealedSalesSql(scope, sealed)),
   ]);
   const plan = await masks;
   if (!plan.storedMasks) {
@@ -99,7 +100,7 @@ export async function groupRows(
   const [found, sold] = await read;
   // A sealed split-test sale of a video the test no longer has: the report's rule (sales of its videos) needs every session.
   if (found.some((r) => Number(r.foreign))) return everySession(plan);
-  return { rows: attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales), sealedUntilMs };
+  return { rows: attributeSales(found.map(metricsOfRollupRow), sold, group).map(addSealedSales), sealedUntilMs: sealed.until };
 }
 
 /** groupRows' answer: the rows, and the mark below which they took sealed periods (0: they read every session). */
@@ -115,7 +116,7 @@ export interface GroupRead {
  */
 export async function splitTestRows(deps: Deps, scope: q.Scope, daily: boolean, options: ReadOptions = {}): Promise<MetricsRow[]> {
   const fits = !daily || hoursFitLocalDays(scope.tz, scope.start, scope.end);
-  const sealed = fits ? await rollupsUntil(deps, scope, options) : 0;
+  const sealed = fits ? await rollupsUntil(deps, scope, options) : NOTHING_SEALED;
   const { rows } = await groupRows(deps, scope, { kind: "split_test", daily }, STORED_MASKS, undefined, sealed);
   return daily ? rows.map((r) => (r.g?.includes("|") ? seriesRow(r) : r)) : rows;
 }
@@ -179,11 +180,11 @@ export async function computeVideoMetrics(deps: Deps, scope: q.Scope, spend: Spe
   const plan = maskPlan(deps, scope);
   const sealed = await rollupsUntil(deps, scope, options);
   // Beside the groups: the sales outside the sealed periods (the groups' `sold:` rows hold the rest), or every sale.
-  const sales = q.rows<SaleRow>(deps.ch, sealed === 0 ? salesSql(scope) : unsealedOwnSalesSql(scope, sealed));
+  const sales = q.rows<SaleRow>(deps.ch, sealed.until === 0 ? salesSql(scope) : unsealedOwnSalesSql(scope, sealed));
   sales.catch(() => {});
   const [read, { durations }] = await Promise.all([groupRows(deps, scope, { kind: "video" }, plan, undefined, sealed), plan]);
   // A read of sealed periods that fell back to every session (a re-encoded video) has no `sold:` rows: every sale, then.
-  const sold = ownSales(read.sealedUntilMs === sealed ? await sales : await q.rows<SaleRow>(deps.ch, salesSql(scope)), read.rows);
+  const sold = ownSales(read.sealedUntilMs === sealed.until ? await sales : await q.rows<SaleRow>(deps.ch, salesSql(scope)), read.rows);
   const byVideo = new Map(read.rows.filter((r) => !r.g?.startsWith(OWN_SALES)).map((r) => [Number(r.g), r]));
   return new Map(
     scope.videoIds.map((id) => [

@@ -2,16 +2,17 @@
  * Sealed periods (0013_rollups.sql): the summary's facts and retention's bucket counts of
  * the played sessions of each video, and of those with a sale (0017_rollup_buyers.sql, for
  * the curves of buyers and non-buyers), per hour of session start once the hour is over by
- * SEAL_LAG_MS, and per UTC day once its hours are. A read of thirty days merges about
- * thirty day rows and the hours at its edges per video, and reads sessions only for the
- * hours not sealed yet (README "How fresh, how exact").
+ * SEAL_LAG_MS, per UTC day once its hours are, and per block of hours and days as it
+ * completes (periods.ts FAMILIES). A read of thirty days merges about eight blocks per
+ * video, and reads sessions only for the hours not sealed yet (README "How fresh, how exact").
  *
  * `sealRollups` runs in every worker's sweeper; any number of processes may run it at
  * once. Each seal writes its rows under a new generation and reads take each period's
  * latest, so sealing a period again replaces it. A seal covers the hours from the last
- * mark to the cutoff and the days they complete, then seals again the older hours (and
- * their days) that rows reached since the last run began (analytics_rollup_dirty), then
- * records its mark: a reader that sees a mark finds every period below it sealed.
+ * mark to the cutoff and the blocks they complete, then seals again the older hours (and
+ * the blocks holding them) that rows reached since the last run began
+ * (analytics_rollup_dirty), then records its mark: a reader that sees a mark finds every
+ * period below it sealed.
  */
 import { randomBytes } from "node:crypto";
 import type { Deps } from "../../deps.ts";
@@ -19,20 +20,27 @@ import { BOUNCE_MAX_WATCH_S } from "./definitions.ts";
 import { LOCAL_SUFFIX } from "../../storage/clickhouse-ddl.ts";
 import {
   at,
+  blocksOf,
+  completing,
+  FAMILIES,
+  familyRows,
   inSalesWindow,
   latest,
   msOf,
+  NOTHING_SEALED,
   outsideSealed,
   PERIODS,
   RUN_STARTED,
   SALES_END,
   SALES_START,
   SEALED_TABLES,
+  type Sealed,
   type SealedTable,
+  SPAN_BOUNDS_SQL,
   sealedParam,
   UNSEALED_SALES_FROM,
 } from "./periods.ts";
-import { salesOfSessions, sealGroupDaysSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
+import { salesOfSessions, sealGroupBlocksSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
 import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, setBitCounts, type Sql, storedBucketCounts } from "./queries.ts";
 
 /**
@@ -59,8 +67,8 @@ const SUMMARY_FACTS = `count() AS plays, uniqCombined64State(17)(${VIEWER}) AS v
 const COLUMNS = `workspace_id, video_id, grain, period, generation, sealed_at, plays, viewers, completions, watch_s, bounces, buckets,
   buyers, buyer_buckets, buyer_sales_from, buyer_sales_to, buyer_masks, seal_format`;
 
-/** The format of the rows this release seals: 1 keeps the buyers (0017_rollup_buyers.sql refuses older rows). */
-const SEAL_FORMAT = 1;
+/** The format of the rows this release seals: 2 has the blocks of hours and days (0019_rollup_blocks.sql refuses older rows). */
+const SEAL_FORMAT = 2;
 
 /** The hour rows of the played sessions in `where`, with those of them that have sales (the buyers of a window holding a sale). */
 function sealHoursSql(where: string): string {
@@ -87,25 +95,26 @@ FROM (
 )`;
 }
 
-/** The day rows merged from the (latest) hour rows that `where` selects. */
-function sealDaysSql(where: string): string {
-  const hours = `grain = 'hour' AND ${where}`;
+/** The blocks of rows merged from `rows` (periods.ts familyRows). */
+function sealBlocksSql(rows: string): string {
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'day', toStartOfDay(period) AS day, {generation:UInt64}, ${RUN_STARTED}, sum(plays), uniqCombined64MergeState(17)(viewers),
+SELECT workspace_id, video_id, level, block, {generation:UInt64}, ${RUN_STARTED}, sum(plays), uniqCombined64MergeState(17)(viewers),
   sum(completions), sum(watch_s), sum(bounces), sumForEach(buckets),
   sum(buyers), sumForEachIf(buyer_buckets, buyers > 0), minIf(buyer_sales_from, buyers > 0), maxIf(buyer_sales_to, buyers > 0), groupArrayArray(buyer_masks), ${SEAL_FORMAT}
-FROM analytics_rollups
-WHERE ${hours} AND ${latest(hours)}
-GROUP BY workspace_id, video_id, day`;
+FROM (${rows})
+GROUP BY workspace_id, video_id, level, block`;
 }
 
-/** What a seal writes: hour rows from source rows whose time is `column`, and day rows from hour rows. */
+/** What a seal writes first: hour rows from source rows whose time is `column` (then the blocks, from those). */
 const HOUR_SEALS: { column: string; sql: (where: string) => string }[] = [
   { column: "started", sql: sealHoursSql },
   { column: "started", sql: sealGroupHoursSql },
   { column: "created_at", sql: sealSalesHoursSql },
 ];
-const DAY_SEALS = [sealDaysSql, sealGroupDaysSql];
+const BLOCK_SEALS: [SealedTable, (rows: string) => string][] = [
+  ["analytics_rollups", sealBlocksSql],
+  ["analytics_group_rollups", sealGroupBlocksSql],
+];
 
 /** Seals the periods that are due and seals again those that got rows since; returns the hours it covered (the sweeper logs it). */
 export async function sealRollups(deps: Deps): Promise<number> {
@@ -140,23 +149,47 @@ export async function sealRollups(deps: Deps): Promise<number> {
     if (cutoff > from)
       await deps.ch.command({ query: seal.sql(`${c} >= toDateTime({from:String}, 'UTC') AND ${c} < toDateTime({to:String}, 'UTC')`), query_params: span });
   }
-  // The days these hours complete, then the whole days the late hours fall in (after their hours, so a day takes their new rows).
-  const days = { ...base, from: at(dayOf(from)), to: at(dayOf(cutoff)) };
-  const lateDays = [
-    ...new Map(
-      dirty
-        .filter((d) => dayOf(msOf(d.at)) < dayOf(from))
-        .map((d) => {
-          const day = { ...d, at: at(dayOf(msOf(d.at))) };
-          return [`${d.workspace_id}:${d.video_id}:${day.at}`, day];
-        }),
-    ).values(),
-  ];
-  for (const seal of DAY_SEALS) {
-    if (days.to > days.from)
-      await deps.ch.command({ query: seal("period >= toDateTime({from:String}, 'UTC') AND period < toDateTime({to:String}, 'UTC')"), query_params: days });
-    if (lateDays.length)
-      await deps.ch.command({ query: seal(`${bounds("period", 86400)} AND ${keyOf("toStartOfDay(period)")}`), query_params: dirtyParams(lateDays) });
+  // Then the blocks, days from the hours and longer blocks from the days: those these hours complete, then those
+  // holding an hour sealed again that were complete before (after their hours, so each takes their new rows).
+  for (const family of FAMILIES) {
+    const unitS = family.unitMs / 1000;
+    const late = new Map<string, { workspace_id: string; video_id: string; start: number; end: number }>();
+    for (const d of dirty)
+      for (const { grain, width } of family.levels) {
+        const start = family.startMs(msOf(d.at), width);
+        if (start === undefined || start + width * family.unitMs > from) continue;
+        late.set(`${grain}:${d.workspace_id}:${d.video_id}:${at(start)}`, { ...d, start, end: start + width * family.unitMs });
+      }
+    const levels = completing(family, from, cutoff);
+    const widest = Math.max(0, ...levels.map((l) => l.width)) * family.unitMs;
+    for (const [table, seal] of BLOCK_SEALS) {
+      if (late.size) {
+        const keys = [...late.values()];
+        const children = `workspace_id IN {ws_ids:Array(UInt64)} AND video_id IN {video_ids:Array(UInt64)}
+    AND period >= toDateTime({first:String}, 'UTC') AND period < toDateTime({last:String}, 'UTC')`;
+        const blockKey = "concat(level, ':', toString(workspace_id), ':', toString(video_id), ':', toString(block)) IN {keys:Array(String)}";
+        await deps.ch.command({
+          query: seal(familyRows(table, family, family.levels, children, blockKey)),
+          query_params: {
+            ...base,
+            ws_ids: [...new Set(keys.map((k) => k.workspace_id))],
+            video_ids: [...new Set(keys.map((k) => k.video_id))],
+            first: at(Math.min(...keys.map((k) => k.start))),
+            last: at(Math.max(...keys.map((k) => k.end))),
+            keys: [...late.keys()],
+          },
+        });
+      }
+      if (levels.length) {
+        // The children of blocks that end after `from` and by `cutoff`: after `from` less the widest block.
+        const children = "period > toDateTime({after:String}, 'UTC') AND period < toDateTime({to:String}, 'UTC')";
+        const ending = `block + width * ${unitS} > toDateTime({from:String}, 'UTC') AND block + width * ${unitS} <= toDateTime({to:String}, 'UTC')`;
+        await deps.ch.command({
+          query: seal(familyRows(table, family, levels, children, ending)),
+          query_params: { ...base, after: at(Math.max(0, from - widest)), from: at(from), to: at(cutoff) },
+        });
+      }
+    }
   }
   const written = Math.max(0, (cutoff - from) / HOUR_MS) + dirty.length;
   if (written > 0) {
@@ -266,6 +299,39 @@ WHERE hour < toDateTime({before:String}, 'UTC')`,
 const MARK_TTL_MS = 30_000;
 const sealedThrough = new WeakMap<object, { value: number; readAt: number }>();
 
+/** Where windows' sealed spans may start and end, per window and zone: a few hundred dashboards' windows at most. */
+const spanBounds = new Map<string, Promise<{ from: number; end: number }>>();
+const SPAN_BOUNDS_KEPT = 1_000;
+
+/**
+ * A window's sealed span below the mark `until` (0: nothing sealed) and the blocks that tile
+ * it (periods.ts blocksOf). ClickHouse turns the window's local midnights into UTC, as it
+ * reads the sessions' window, so both agree in every zone; a window's bounds are asked once.
+ */
+export async function sealedSpan(deps: Deps, w: { start: string; end: string; tz: string }, until: number): Promise<Sealed> {
+  if (until === 0) return NOTHING_SEALED;
+  const key = `${w.start}|${w.end}|${w.tz}`;
+  let bounds = spanBounds.get(key);
+  if (!bounds) {
+    if (spanBounds.size >= SPAN_BOUNDS_KEPT) spanBounds.clear();
+    bounds = rows<{ from_s: string; end_s: string }>(deps.ch, { query: SPAN_BOUNDS_SQL, query_params: { start: w.start, end: w.end, tz: w.tz } }).then(
+      ([r]) => ({
+        from: Number(r!.from_s) * 1000,
+        end: Number(r!.end_s) * 1000,
+      }),
+    );
+    bounds.catch(() => spanBounds.delete(key));
+    spanBounds.set(key, bounds);
+  }
+  const { from, end } = await bounds;
+  return { until, blocks: blocksOf(from, Math.min(end, until)) };
+}
+
+/** The sealed span of a window as the mark stands (sealedUntil). */
+export async function sealedFor(deps: Deps, w: { start: string; end: string; tz: string }): Promise<Sealed> {
+  return sealedSpan(deps, w, await sealedUntil(deps));
+}
+
 /** The hours below this instant are sealed (0 when nothing is). */
 export async function sealedUntil(deps: Deps): Promise<number> {
   const now = deps.clock.now();
@@ -357,7 +423,7 @@ GROUP BY video_id`,
   };
 }
 
-/** The summary of a scope's videos, reading sessions for the hours from `sealedUntilMs` on (0: every session). */
-export function summarySql(s: Scope, sealedUntilMs = 0): Sql {
-  return sealedSummarySql({ ...scopeParams(s), ...sealedParam(sealedUntilMs) });
+/** The summary of a scope's videos from its sealed span (NOTHING_SEALED: every session). */
+export function summarySql(s: Scope, sealed: Sealed = NOTHING_SEALED): Sql {
+  return sealedSummarySql({ ...scopeParams(s), ...sealedParam(sealed) });
 }

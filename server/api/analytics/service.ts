@@ -16,8 +16,8 @@ import {
 } from "./definitions.ts";
 import * as q from "./queries.ts";
 import type { CachedSummary, SummaryBody } from "./summary-cache.ts";
-import { sealedParam } from "./periods.ts";
-import { sealedRetentionSql, type SealedRetentionRow, sealedUntil, summarySql } from "./rollups.ts";
+import { NOTHING_SEALED, sealedParam } from "./periods.ts";
+import { sealedFor, sealedRetentionSql, type SealedRetentionRow, summarySql } from "./rollups.ts";
 
 /** docs/api.md: `{video}` is a numeric id of this workspace; anything else reads as "Video not found". */
 export async function videoOf(deps: Deps, workspaceId: number, videoId: number | undefined) {
@@ -40,7 +40,7 @@ export const scopeOf = (workspaceId: number, videoId: number, w: Window): q.Scop
  * (rollups.ts).
  */
 export async function computeSummary(deps: Deps, workspaceId: number, videoId: number, videoCode: string, w: Window): Promise<SummaryBody> {
-  const [row] = await q.rows<q.SummaryRow>(deps.ch, summarySql(scopeOf(workspaceId, videoId, w), await sealedUntil(deps)));
+  const [row] = await q.rows<q.SummaryRow>(deps.ch, summarySql(scopeOf(workspaceId, videoId, w), await sealedFor(deps, w)));
   return { video_id: videoId, video_code: videoCode, from: w.from, to: w.to, tz: w.tz, summary: q.summaryFromRow(row) };
 }
 
@@ -97,7 +97,10 @@ export async function computeRetention(
   segment: q.Segment = "all",
   options: { sealed?: boolean } = {},
 ): Promise<Map<number, { bucket_pct: number; watch_pct: number }[]>> {
-  const [found, until] = await Promise.all([q.rows<q.DurationRow>(deps.ch, q.durationSql(scope)), options.sealed === false ? 0 : sealedUntil(deps)]);
+  const [found, sealed] = await Promise.all([
+    q.rows<q.DurationRow>(deps.ch, q.durationSql(scope)),
+    options.sealed === false ? NOTHING_SEALED : sealedFor(deps, scope),
+  ]);
   const durations = new Map(found.map((row) => [Number(row.video_id), Number(row.duration)]));
   const storedMasks = q.storedMasksHold(found);
   const curves = new Map(scope.videoIds.map((id) => [id, q.bucketsFromRows([], buckets)]));
@@ -105,8 +108,8 @@ export async function computeRetention(
   // Buyers and non-buyers read every session when nothing is sealed (the property test compares the two reads).
   // The curves whose buckets' midpoints are stored buckets' (100, 20, 4) are counted from the stored masks, sealed or not.
   const stored = q.storedBucketsFor(buckets);
-  if (storedMasks && stored && (segment === "all" || until > 0)) {
-    const params = { ...q.scopeParams({ ...scope, videoIds: [...durations.keys()] }), ...sealedParam(until) };
+  if (storedMasks && stored && (segment === "all" || sealed.until > 0)) {
+    const params = { ...q.scopeParams({ ...scope, videoIds: [...durations.keys()] }), ...sealedParam(sealed) };
     for (const row of await q.rows<SealedRetentionRow>(deps.ch, sealedRetentionSql(q.SESSION_WHERE, params, segment))) {
       curves.set(
         Number(row.video_id),

@@ -11,7 +11,7 @@ import type { Dimension, GroupMetrics } from "../analytics/metrics.ts";
 import { computeBreakdown, computeVideoMetrics } from "../analytics/overview.ts";
 import * as q from "../analytics/queries.ts";
 import { computeRetention } from "../analytics/service.ts";
-import { sealedUntil, summarySql } from "../analytics/rollups.ts";
+import { sealedFor, summarySql } from "../analytics/rollups.ts";
 import { resolveWindow, type Window } from "../../http/window.ts";
 import { VIEWERS_MAX_PER_PAGE, viewerPage } from "../viewers/service.ts";
 import { RETENTION_DEFAULT_BUCKETS } from "../analytics/definitions.ts";
@@ -93,7 +93,7 @@ async function* rowsOf(deps: Deps, row: ExportRow, sliceRows: number): AsyncGene
       return;
     case "summary": {
       const byVideo = new Map<number, q.SummaryRow>();
-      for await (const r of q.streamRows<q.SummaryRow>(deps.ch, summarySql(scope, await sealedUntil(deps)))) byVideo.set(Number(r.video_id), r);
+      for await (const r of q.streamRows<q.SummaryRow>(deps.ch, summarySql(scope, await sealedFor(deps, scope)))) byVideo.set(Number(r.video_id), r);
       for (const [i, id] of videoIds.entries()) {
         yield { video_id: id, video_code: row.video_codes[i] ?? null, ...dates, tz: window.tz, ...q.summaryFromRow(byVideo.get(id)) };
       }
