@@ -239,7 +239,7 @@ async function mergeEverything(): Promise<void> {
  * ClickHouse), sealed and merged, and the reads of a 30-day window are timed, each in a
  * process of its own that opens the store; each p95 is divided by the first size's. Then
  * the insert cost of the rollups' views: rounds of half a million events with them and
- * without.
+ * without, each timed from a settled store (the merges an insert leads to come after it).
  */
 async function growth(): Promise<void> {
   const reads = Object.keys(growthReads(ch, NOW_MS, FROM, TO));
@@ -286,13 +286,15 @@ async function growth(): Promise<void> {
     ch = await connectClickHouse({ embeddedPath: join(dir, "clickhouse") });
     have = size;
   }
-  // Alternating rounds of half a million events with the rollups' views and without them.
+  // Rounds of half a million events with the rollups' views and without them, in the order ABBA (so neither always
+  // follows the other), each from a store whose merges are done: else a round pays for the merges of the one before.
   const schema = (file: string) => Bun.file(join(import.meta.dir, "..", "server", "storage", "clickhouse", file)).text();
   const views = splitStatements(`${await schema("0013_rollups.sql")}\n${await schema("0015_group_rollups.sql")}`).filter((st) =>
     st.startsWith("CREATE MATERIALIZED VIEW"),
   );
   const viewNames = views.map((v) => /VIEW IF NOT EXISTS (\w+)/.exec(v)![1]!);
   const insertRound = async () => {
+    await settle();
     const t0 = performance.now();
     await generate(ch, have, have + 500_000, everything);
     have += 500_000;
@@ -300,14 +302,18 @@ async function growth(): Promise<void> {
   };
   let withViews = 0;
   let withoutViews = 0;
-  for (let round = 0; round < 3; round++) {
-    withViews += await insertRound();
-    for (const view of viewNames) await ch.command({ query: `DROP VIEW ${view}` });
-    withoutViews += await insertRound();
-    for (const view of views) await ch.command({ query: view });
+  for (const viewsFirst of [true, false, false, true, true, false]) {
+    for (const on of viewsFirst ? [true, false] : [false, true]) {
+      if (on) withViews += await insertRound();
+      else {
+        for (const view of viewNames) await ch.command({ query: `DROP VIEW ${view}` });
+        withoutViews += await insertRound();
+        for (const view of views) await ch.command({ query: view });
+      }
+    }
   }
   rows.push({
-    read: "insert 3 x 500,000 player events",
+    read: "insert 6 x 500,000 player events",
     events: `${withViews.toFixed(2)} s with the rollups' views, ${withoutViews.toFixed(2)} s without`,
     "p50 ms": "",
     "p95 ms": "",
