@@ -23,7 +23,7 @@ export interface GroupMetrics {
   unmutes: number;
   unmute_rate: number | null;
   unique_viewers: number;
-  /** False when unique_viewers is estimated (sealed hours past 4,000 distinct viewers, within 1 %). */
+  /** Always true: distinct viewers are counted exactly (kept for clients that read it). */
   unique_viewers_exact: boolean;
   avg_watch_time_s: number | null;
   avg_percent_watched: number | null;
@@ -36,9 +36,3 @@ export interface GroupMetrics {
   rebuffer_ratio: number | null;
   errors: number;
 }
-
-/**
- * Distinct viewers are merged from HyperLogLog states (README "How fresh, how exact"): an
- * exact set up to 4,096, an estimate within 1 % above. A figure below this came from the set.
- */
-export const EXACT_VIEWERS_BELOW = 4_000;

@@ -578,7 +578,7 @@ export interface ReportVariation {
   plays: number;
   play_rate: number | null;
   unique_viewers: number;
-  /** False when unique_viewers is estimated (sealed hours past 4,000 distinct viewers, within 1 %). */
+  /** Always true: distinct viewers are counted exactly (kept for clients that read it). */
   unique_viewers_exact: boolean;
   conversions: number;
   conversion_rate: number | null;

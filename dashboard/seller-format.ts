@@ -1,6 +1,6 @@
 /** How the dashboard writes the seller metrics (README "What the numbers mean"). */
 
-import { EXACT_VIEWERS_BELOW, type GroupMetrics } from "../contract/analytics.ts";
+import type { GroupMetrics } from "../contract/analytics.ts";
 
 /** The seller metrics of one video or breakdown value, as the API sends them. */
 export type SellerMetrics = GroupMetrics;
@@ -36,9 +36,6 @@ export function money(n: number | null, currency: string | null): string {
 
 export const seconds = (s: number | null) => (s === null ? "—" : `${Math.round(s * 10) / 10} s`);
 
-/** A count of distinct viewers, marked `≈` when it is an estimate (README "How fresh, how exact"). */
-export const viewers = (n: number, exact = n < EXACT_VIEWERS_BELOW) => `${exact ? "" : "≈ "}${num(n)}`;
-
 /** Under the analytics: how fresh the figures are and which are estimates. */
 export const FRESHNESS =
-  "Figures include the last event stored. Every figure is exact except distinct viewers (≈), estimated within 1 % past 4,096 viewers, and the startup times of large groups (within 1 %); hours older than two are read from sealed rollups, sealed again within a minute when late events arrive.";
+  "Figures include the last event stored. Every figure is exact except the startup times of large groups (within 1 %); hours older than two are read from sealed rollups, sealed again within a minute when late events arrive.";

@@ -7,7 +7,7 @@ import { navigate } from "../router.ts";
 import { AdSpend, Breakdown, BuyerRetention, DimensionSelect, RetentionChart, SellerOverview } from "./seller.tsx";
 import { VideoNav } from "./video-nav.tsx";
 import { Funnel } from "./funnel.tsx";
-import { FRESHNESS, viewers } from "../seller-format.ts";
+import { FRESHNESS, num } from "../seller-format.ts";
 import type {
   AnalyticsSummary,
   ConversionsByName,
@@ -176,7 +176,7 @@ export function Analytics({ id, query }: { id: number; query: URLSearchParams })
 function Cards({ s }: { s: Summary }) {
   const items = [
     ["Plays", s.plays.toLocaleString()],
-    ["Unique plays", viewers(s.unique_plays)],
+    ["Unique plays", num(s.unique_plays)],
     ["Completions", s.completion_count.toLocaleString()],
     ["Completion rate", `${Math.round(s.completion_rate * (s.completion_rate <= 1 ? 1000 : 10)) / 10} %`],
     ["Average watch time", `${Math.round(s.avg_watch_time_s * 10) / 10} s`],

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { call, qs } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { ErrorBox, Field, fieldErrors, Notice, useAsync, DataTable, Select, ActionCell, BarCell } from "../components.tsx";
-import { DIMENSIONS, money, num, pct, seconds, viewers } from "../seller-format.ts";
+import { DIMENSIONS, money, num, pct, seconds } from "../seller-format.ts";
 import type {
   AdSpendList,
   AdSpendEntry as SpendRow,
@@ -54,11 +54,7 @@ export function SellerOverview({ id, from, to, n, spendVersion }: Range & { spen
             <Stat label="Play rate" value={pct(o.data.play_rate)} />
             <Stat label="Autoplays" value={num(o.data.autoplays)} />
             <Stat label="Unmute rate" value={pct(o.data.unmute_rate)} />
-            <Stat
-              label="Unique viewers"
-              value={viewers(o.data.unique_viewers, o.data.unique_viewers_exact)}
-              hint={o.data.unique_viewers_exact ? "Distinct devices among the impressions" : "Estimated within 1 %"}
-            />
+            <Stat label="Unique viewers" value={num(o.data.unique_viewers)} hint="Distinct devices among the impressions" />
             <Stat label="Avg. watch time" value={seconds(o.data.avg_watch_time_s)} />
             <Stat label="Avg. watched" value={o.data.avg_percent_watched === null ? "—" : `${o.data.avg_percent_watched} %`} />
             <Stat label="Leads" value={num(o.data.leads)} />

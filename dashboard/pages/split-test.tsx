@@ -104,7 +104,7 @@ export function SplitTestPage({ id }: { id: number }) {
                       <td class="num">{pct(v.conversion_rate)}</td>
                       <td class="num">{v.revenue.length ? v.revenue.map((c) => money(c.revenue, c.currency)).join(", ") : "—"}</td>
                       <td class="num" data-rpv>
-                        {v.revenue.length ? v.revenue.map((c) => `${v.unique_viewers_exact ? "" : "≈ "}${money(c.rpv, c.currency)}`).join(", ") : "—"}
+                        {v.revenue.length ? v.revenue.map((c) => money(c.rpv, c.currency)).join(", ") : "—"}
                       </td>
                       <td class="num" data-goal-rate>
                         {pct(v.goal.rate)}{" "}
@@ -130,7 +130,7 @@ export function SplitTestPage({ id }: { id: number }) {
               Method: {r.decision.method}.
             </p>
             <p class="hint" data-freshness>
-              {FRESHNESS} Revenue per viewer divides by distinct viewers (≈ when estimated).
+              {FRESHNESS} Revenue per viewer divides by distinct viewers.
             </p>
             {r.series.length > 0 && (
               <Chart

@@ -63,6 +63,8 @@ export const SHARDING_KEYS: Readonly<Record<string, string>> = {
   // Seller metrics per sealed hour (0015_group_rollups.sql), as analytics_rollups.
   analytics_group_rollups: "video_id",
   analytics_rollup_sale_dirty: "rand()",
+  // Viewers' numbers (0020_viewer_bitmaps.sql): read through the Distributed table, so a viewer's row may live anywhere.
+  viewer_ordinals: "viewer_hash",
 };
 
 /** Tables kept whole on every node (small, read by every process before anything else). */

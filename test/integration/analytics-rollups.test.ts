@@ -16,6 +16,7 @@ import { computeBreakdown, computeVideoMetrics, groupRows, maskPlan, STORED_MASK
 import { groupMetrics } from "../../server/api/analytics/metrics.ts";
 import { type GroupRollupRow, groupRollupSql } from "../../server/api/analytics/group-rollups.ts";
 import { SEAL_LAG_MS, sealedFor, sealedSpan, sealedUntil, sealRollups, summarySql } from "../../server/api/analytics/rollups.ts";
+import { numberViewers, ORDINALS_LOCK } from "../../server/api/analytics/viewer-ordinals.ts";
 import { latest, NOTHING_SEALED, PERIODS, type Sealed, sealedParam } from "../../server/api/analytics/periods.ts";
 import { bucketsFromRows, rows, type SummaryRow, scopeParams, summaryFromRow } from "../../server/api/analytics/queries.ts";
 import { resolveWindow } from "../../server/http/window.ts";
@@ -538,7 +539,94 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
     ]);
   });
 
-  test("a seal of an earlier release, whose rows keep no buyers, split tests or blocks, is refused (a rolling upgrade)", async () => {
+  test("distinct viewers are exact past thousands, across sealed hours and sessions not sealed yet, with seals running at once", async () => {
+    const engines = await getEngines();
+    const { ch } = engines;
+    const ws = 7_000 + Math.floor(Math.random() * 1_000_000);
+    // 7,000 played sessions over ten hours of a day past every other test's seal marks: 5,000 devices, those below 2,000
+    // back a second time, and every tenth session without one.
+    const day = BASE_MS + 400 * DAY_MS;
+    const minuteOf = (i: number) => Math.floor((i * 600) / 7_000);
+    const device = (i: number) => (i % 10 === 9 ? "" : `d${i % 5_000}`);
+    const sessions = Array.from({ length: 7_000 }, (_, i) =>
+      plainSession({ startMinute: (day - BASE_MS) / 60_000 + minuteOf(i), source: i % 3 ? "google" : "" }),
+    );
+    await insertEventRows(
+      ch,
+      sessions.flatMap((s, i) => rowsOf(ws, s, i, 0).map((row) => ({ ...row, device_id: device(i) }))),
+    );
+    const viewersOf = (keep: (i: number) => boolean) =>
+      new Set(
+        sessions
+          .map((_, i) => i)
+          .filter(keep)
+          .map((i) => device(i) || `session ${i}`),
+      ).size;
+    let now = day + 8 * 3_600_000;
+    const config = { databaseUrl: engines.server ? engines.databaseUrl : undefined };
+    const deps = { ch, sql: engines.sql, clock: { now: () => now }, config } as unknown as Deps;
+    // Two seals at once (two workers): the viewers are numbered once each, 1 to n without a gap.
+    await Promise.all([sealRollups(deps), sealRollups(deps)]);
+    const numbered = async () => {
+      const [n] = await (
+        await ch.query({
+          query:
+            "SELECT count() AS n, uniqExact(viewer_hash) AS viewers, uniqExact(ordinal) AS ordinals, max(ordinal) AS top FROM viewer_ordinals WHERE workspace_id = {ws:UInt64}",
+          query_params: { ws },
+          format: "JSONEachRow",
+        })
+      ).json<Record<string, string>>();
+      return Object.values(n!).map(Number);
+    };
+    // Hours 0 to 5 are sealed (sessions 0 to 4,199); 6 to 9 are read from the sessions.
+    const inSealedHours = viewersOf((i) => minuteOf(i) < 6 * 60);
+    expect(inSealedHours).toBeGreaterThan(4_096);
+    expect(await numbered()).toEqual([inSealedHours, inSealedHours, inSealedHours, inSealedHours]);
+    const date = new Date(day).toISOString().slice(0, 10);
+    const w = resolveWindow(now, { from: date, to: date, tz: "UTC" }, 30);
+    const scope = { workspaceId: ws, videoIds: [1], start: w.start, end: w.end, tz: w.tz };
+    const check = async (sealedHours: number) => {
+      const sealed = await sealedFor(deps, scope);
+      expect(sealed.until).toBe(day + sealedHours * 3_600_000);
+      const summary = summaryFromRow((await rows<SummaryRow>(ch, summarySql(scope, sealed)))[0]);
+      expect(summary.unique_plays).toBe(viewersOf(() => true));
+      const metrics = (await computeVideoMetrics(deps, scope, [], { sealed: true })).get(1)!;
+      expect([metrics.unique_viewers, metrics.unique_viewers_exact]).toEqual([viewersOf(() => true), true]);
+      expect(metrics).toEqual((await computeVideoMetrics(deps, scope, [], { sealed: false })).get(1)!);
+      const bySource = await computeBreakdown(deps, scope, "source", [], { sealed: true });
+      expect(bySource).toEqual(await computeBreakdown(deps, scope, "source", [], { sealed: false }));
+      expect(bySource.find((r) => r.value === "google")!.unique_viewers).toBe(viewersOf((i) => i % 3 !== 0));
+    };
+    await check(6);
+    // Three hours later hours 6 to 8 are sealed too: their new viewers are numbered after the others, their returning ones keep theirs.
+    now += 3 * 3_600_000;
+    await sealRollups(deps);
+    const inLaterHours = viewersOf((i) => minuteOf(i) < 9 * 60);
+    expect(await numbered()).toEqual([inLaterHours, inLaterHours, inLaterHours, inLaterHours]);
+    await check(9);
+    // Across processes the numbering waits for PostgreSQL's lock: while another session holds it, nothing is numbered.
+    if (engines.server) {
+      let release!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = engines.sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${ORDINALS_LOCK})`;
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+      let done = false;
+      const numbering = numberViewers(deps, "workspace_id = {ws:UInt64}", { ws }).then(() => (done = true));
+      await Bun.sleep(500);
+      expect(done).toBe(false);
+      release();
+      await holder;
+      await numbering;
+      expect(await numbered()).toEqual([viewersOf(() => true), viewersOf(() => true), viewersOf(() => true), viewersOf(() => true)]);
+    }
+  }, 300_000);
+
+  test("a seal of an earlier release, whose rows keep no buyers, split tests or blocks, or bitmaps is refused (a rolling upgrade)", async () => {
     const { ch } = await getEngines();
     const ws = 4_000 + Math.floor(Math.random() * 1_000_000);
     // The statement a worker of the release before 0017_rollup_buyers.sql runs: the columns it knew.
@@ -554,6 +642,9 @@ VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1)`;
 VALUES (${ws}, 1, 'video', '1', 'hour', '2026-11-10 00:00:00', 1, now64(3), 1, 1)`;
     await expect(ch.command({ query: blocksBefore })).rejects.toThrow(/sealed_with_blocks/);
     await expect(ch.command({ query: before.replace("buckets)", "buckets, seal_format)").replace("[])", "[], 1)") })).rejects.toThrow(/sealed_with_blocks/);
+    // And those sealed before 0020_viewer_bitmaps.sql, without the viewers' bitmaps.
+    await expect(ch.command({ query: before.replace("buckets)", "buckets, seal_format)").replace("[])", "[], 2)") })).rejects.toThrow(/sealed_with_bitmaps/);
+    await expect(ch.command({ query: blocksBefore.replace("1, 1)", "1, 2)") })).rejects.toThrow(/sealed_with_bitmaps/);
     for (const table of ["analytics_rollups", "analytics_group_rollups"]) {
       const [found] = await (
         await ch.query({ query: `SELECT count() AS n FROM ${table} WHERE workspace_id = {ws:UInt64}`, query_params: { ws }, format: "JSONEachRow" })

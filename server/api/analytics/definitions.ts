@@ -64,8 +64,8 @@
 /**
  * **Unique play**: a distinct viewer among the plays. The viewer is the session's
  * `device_id`; a session without one is its own viewer. `unique_plays` <= `plays`.
- * Merged from HyperLogLog states (rollups.ts): exact up to a few thousand viewers,
- * within 1 % above, and never above `plays`.
+ * Exact: sealed periods keep their viewers as bitmaps of numbered viewers
+ * (viewer-ordinals.ts), and `unique_plays` is never above `plays`.
  */
 
 /**

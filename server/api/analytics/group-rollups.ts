@@ -9,13 +9,24 @@
  * other sessions, read as metrics.ts reads them, in one query. Money sealed with a session
  * is kept per 15-minute slot of the sale, so the read counts the sales made inside its
  * window, as metrics.ts does; the sales of the sessions it reads itself are attributed by
- * metrics.ts attributeSales. Distinct viewers are merged HyperLogLog states (exact up to
- * EXACT_VIEWERS_BELOW); startup quantiles come from the kept times of small rows, else
- * from t-digests.
+ * metrics.ts attributeSales. Distinct viewers are merged bitmaps of their numbers
+ * (viewer-ordinals.ts), exact; startup quantiles come from the kept times of small rows,
+ * else from t-digests.
  */
-import { EXACT_VIEWERS_BELOW } from "../../../contract/analytics.ts";
 import { STARTUP_QUANTILES } from "./definitions.ts";
-import { addSales, DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, salesSql, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
+import {
+  addSales,
+  DIMENSIONS,
+  type GroupBy,
+  type MaskPlan,
+  METRICS,
+  type MetricsRow,
+  salesSql,
+  sessionColumns,
+  sessionsSql,
+  SHOWN,
+  VIEWER_HASH,
+} from "./metrics.ts";
 import {
   DAY_PERIODS,
   HOUR_PERIODS,
@@ -29,6 +40,7 @@ import {
   UNSEALED_SALES_FROM,
 } from "./periods.ts";
 import { salesByKey, salesParams, type Scope, SESSION_WHERE, type Sql } from "./queries.ts";
+import { BITMAP_KEY, withOrdinals } from "./viewer-ordinals.ts";
 
 const agg = (name: string) => METRICS.find((m) => m.name === name)!.agg;
 
@@ -42,12 +54,8 @@ const EXACT_STARTUPS_UP_TO = 256;
  */
 const FACTS: { name: string; agg: string; state: string; final: string; seal?: string; day?: string }[] = [
   ...["impressions", "plays", "autoplays", "unmutes"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
-  {
-    name: "viewers",
-    agg: "uniqCombined64State(17)(if(device_h = 0, session_hash, device_h))",
-    state: "uniqCombined64MergeState(17)",
-    final: "uniqCombined64Merge(17)",
-  },
+  // Distinct viewers: a bitmap of their numbers (viewer-ordinals.ts), exact.
+  { name: "viewer_bitmap", agg: `groupBitmapState(${BITMAP_KEY})`, state: "groupBitmapMergeState", final: "groupBitmapMerge" },
   ...["watch_played_s", "buckets_played"].map((name) => ({ name, agg: agg(name), state: "sum", final: "sum" })),
   { name: "cta_clicks", agg: agg("cta_clicks"), state: "sumMap", final: "sumMap" },
   { name: "leads", agg: agg("leads"), state: "sum", final: "sum" },
@@ -85,8 +93,8 @@ const SPLIT_TEST_FACTS = "sale_videos, played_buyer_sales";
  */
 const SERIES_FACTS = ["impressions", "plays", "cta_sessions", "played_orders"];
 
-/** The format of the rows this release seals: 2 has the 'split_test' rows (0018_split_test_rollups.sql) and the blocks of hours and days (0019_rollup_blocks.sql). */
-const SEAL_FORMAT = 2;
+/** The format of the rows this release seals: 3 has the viewers' bitmaps (0020_viewer_bitmaps.sql refuses older rows). */
+const SEAL_FORMAT = 3;
 
 const COLUMNS = `workspace_id, video_id, dimension, value, grain, period, generation, sealed_at, ${FACTS.map((f) => f.name).join(", ")}, ${MONEY.join(", ")}, ${SPLIT_TEST_FACTS}, seal_format`;
 
@@ -138,11 +146,12 @@ FROM (
   SELECT sb.*, a.orders AS sold_any, a.revenue AS paid_any, a.videos AS sale_videos, a.times AS sale_times
   FROM (
     SELECT s.*, b.orders AS sold, b.revenue AS paid
-    FROM (
-      SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, split_test, ${sessionColumns("mask100")}
+    FROM (${withOrdinals(
+      `SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, split_test, ${sessionColumns("mask100")}
       FROM analytics_sessions FINAL
-      WHERE ${where} AND ${SHOWN}
-    ) AS s
+      WHERE ${where} AND ${SHOWN}`,
+      `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${where}`,
+    )}) AS s
     LEFT JOIN (${salesOfSessions(keys)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
   ) AS sb
   LEFT JOIN (${salesOfSessions(`${keys} AND split_test != ''`, true)}) AS a ON sb.workspace_id = a.workspace_id AND sb.session_hash = a.sale_hash
@@ -227,6 +236,7 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   const rows = daily ? sealedRows(s.tz !== "UTC" ? HOUR_PERIODS : DAY_PERIODS) : SEALED;
   const tested = group.kind === "split_test";
   const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
+  const unsealedViewers = `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${SESSION_WHERE} AND ${outsideSealed("started")}`;
   // By video, the 'sales' rows ride along (their facts are zeros): each video's own sales in sealed periods, in a group of their own.
   const sealedGroup = daily
     ? "concat(value, '|', toString(toDate(period, {tz:String})))"
@@ -243,7 +253,7 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
     CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought),
     toUInt64(0), false
-  FROM (${unsealedSessions})
+  FROM (${withOrdinals(unsealedSessions, unsealedViewers)})
   GROUP BY g`;
   // `merge(fn, column)`: an aggregate of the rows; per variation and day (`daily`), only the series' counts
   // (SERIES_FACTS) take every row, the rest merge into the variation's row alone (`total`).
@@ -312,7 +322,8 @@ SETTINGS use_index_for_in_with_subqueries = 0`,
 }
 
 export interface GroupRollupRow extends Omit<MetricsRow, "unique_viewers" | "orders" | "revenue" | "played_orders"> {
-  viewers: number | string;
+  /** Its distinct viewers (the cardinality of the merged bitmaps). */
+  viewer_bitmap: number | string;
   orders: Record<string, number | string>;
   revenue: Record<string, number | string>;
   played_orders: Record<string, number | string>;
@@ -325,12 +336,10 @@ type SealedSales = Pick<GroupRollupRow, "orders" | "revenue" | "played_orders" |
 
 /** A row of groupRollupSql as metricsSql's, with the money of its sealed sessions kept aside (addSealedSales). */
 export function metricsOfRollupRow(row: GroupRollupRow): MetricsRow & { sealed: SealedSales } {
-  const { viewers: distinct, orders, revenue, played_orders, sealed_played_buyers, foreign: _, ...rest } = row;
-  const viewers = Number(distinct);
+  const { viewer_bitmap: viewers, orders, revenue, played_orders, sealed_played_buyers, foreign: _, ...rest } = row;
   return {
     ...rest,
-    unique_viewers: viewers,
-    unique_viewers_exact: viewers < EXACT_VIEWERS_BELOW,
+    unique_viewers: Number(viewers),
     orders: {},
     revenue: {},
     played_orders: 0,

@@ -82,11 +82,14 @@ export function sessionsSql(group: GroupBy, masks: MaskPlan, extra = "", salesEx
   const g = group.kind === "video" ? "" : `${groupSql(group)} AS g, `;
   // Straight from the table: a subquery level costs more to plan than the whole read of a small video.
   return `
-  SELECT ${g}${sessionColumns(masks.storedMasks ? "mask100" : undefined)},
+  SELECT ${g}workspace_id, ${sessionColumns(masks.storedMasks ? "mask100" : undefined)},
     session_hash IN (SELECT session_hash FROM analytics_sales WHERE ${WHERE} AND session_hash != 0${salesExtra}) AS bought
   FROM analytics_sessions FINAL
   WHERE ${SESSION_WHERE} AND ${SHOWN}${extra}`;
 }
+
+/** A session's viewer in analytics_sessions: its device, or the session itself without one (64-bit hashes: a clash is vanishingly unlikely). */
+export const VIEWER_HASH = "if(device_hash = 0, session_hash, device_hash)";
 
 /** A session was shown the player: it loaded, played or autoplayed. */
 export const SHOWN = `bitAnd(flags, ${(1 << SESSION_FLAGS.loaded) | (1 << SESSION_FLAGS.played) | (1 << SESSION_FLAGS.autoplayed)}) != 0`;
@@ -102,7 +105,7 @@ export function sessionColumns(mask?: string): string {
   const flag = (name: keyof typeof SESSION_FLAGS) => `bitTest(flags, ${SESSION_FLAGS[name]})`;
   return `video_id AS video, session_hash,
     ${flag("played")} AS play, ${flag("autoplayed")} AS auto, ${flag("unmuted")} AS unmute, ${flag("lead")} AS lead_form,
-    cta_cards AS cta, watched_s AS watched, device_hash AS device_h, startup_ms AS startup, stall_ms AS stall, errors AS errs,
+    cta_cards AS cta, watched_s AS watched, ${VIEWER_HASH} AS viewer_hash, startup_ms AS startup, stall_ms AS stall, errors AS errs,
     ${rowMask} AS watched_mask`;
 }
 
@@ -112,11 +115,10 @@ export const METRICS: { name: string; agg: string; state?: string; merge: string
   { name: "plays", agg: "countIf(play)", merge: "sum" },
   { name: "autoplays", agg: "countIf(auto)", merge: "sum" },
   { name: "unmutes", agg: "countIf(auto AND unmute)", merge: "sum" },
-  // A session without a device id is its own viewer (64-bit hashes: a clash is vanishingly unlikely).
   {
     name: "unique_viewers",
-    agg: "uniqExact(if(device_h = 0, session_hash, device_h))",
-    state: "uniqExactState(if(device_h = 0, session_hash, device_h))",
+    agg: "uniqExact(viewer_hash)",
+    state: "uniqExactState(viewer_hash)",
     merge: "uniqExactMerge",
   },
   { name: "watch_played_s", agg: "sumIf(watched, play)", merge: "sum" },
@@ -295,8 +297,6 @@ export interface MetricsRow {
   autoplays: number;
   unmutes: number;
   unique_viewers: number;
-  /** False when unique_viewers is an estimate (group-rollups.ts); exact when absent. */
-  unique_viewers_exact?: boolean;
   watch_played_s: number;
   buckets_played: number;
   cta_clicks: Record<string, number>;
@@ -374,7 +374,7 @@ export function groupMetrics(row: MetricsRow | undefined, hasDuration: boolean, 
     unmutes,
     unmute_rate: rate(unmutes, autoplays),
     unique_viewers: viewers,
-    unique_viewers_exact: row?.unique_viewers_exact !== false,
+    unique_viewers_exact: true,
     avg_watch_time_s: rate(n(row?.watch_played_s), plays, 2),
     // 100 buckets: each one watched is one percent of the video.
     avg_percent_watched: hasDuration ? rate(n(row?.buckets_played), plays, 2) : null,

@@ -23,7 +23,7 @@ export const GroupMetrics = t.Object({
   unmute_rate: Rate("unmutes / autoplays."),
   unique_viewers: t.Integer({ description: "Distinct viewers (device) among the impressions." }),
   unique_viewers_exact: t.Boolean({
-    description: 'False when unique_viewers is estimated: past 4,000 distinct viewers in sealed hours, within 1 % (README "How fresh, how exact").',
+    description: 'Always true: distinct viewers are counted exactly (README "How fresh, how exact"); kept for clients that read it.',
   }),
   avg_watch_time_s: Rate("Watch time of played sessions / plays."),
   avg_percent_watched: Rate("Average share of the video (0..100) a play watched, rewatches counted once; null while the duration is unknown."),

@@ -41,6 +41,8 @@ import {
   UNSEALED_SALES_FROM,
 } from "./periods.ts";
 import { salesOfSessions, sealGroupBlocksSql, sealGroupHoursSql, sealSalesHoursSql } from "./group-rollups.ts";
+import { BITMAP_KEY, numberViewers, withOrdinals } from "./viewer-ordinals.ts";
+import { VIEWER_HASH } from "./metrics.ts";
 import { buyerSessions, rows, type Scope, type Segment, SESSION_WHERE, scopeParams, setBitCounts, type Sql, storedBucketCounts } from "./queries.ts";
 
 /**
@@ -53,29 +55,26 @@ export const SEAL_LAG_MS = 2 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** A played session's viewer: its device, or the session alone without one (as the summary has always counted). */
-const VIEWER = "if(device_hash = 0, (1, session_hash), (0, device_hash))";
-
 /**
- * The summary's facts of played sessions, as aggregates over analytics_sessions rows.
- * Distinct viewers are a HyperLogLog state with 2^17 cells (uniqCombined64: exact up to a
- * few thousand, then within about half a percent), so whole days merge in milliseconds.
+ * The summary's facts of played sessions, as aggregates over rows of analytics_sessions
+ * with their viewers' numbers (viewer-ordinals.ts withOrdinals): distinct viewers are a
+ * bitmap of those numbers, exact, and whole days merge in milliseconds.
  */
-const SUMMARY_FACTS = `count() AS plays, uniqCombined64State(17)(${VIEWER}) AS viewers, countIf(completed = 1) AS completions,
+const SUMMARY_FACTS = `count() AS plays, groupBitmapState(${BITMAP_KEY}) AS viewer_bitmap, countIf(completed = 1) AS completions,
   sum(watched_s) AS watch_s, countIf(watched_s < {bounce_s:Float64} AND completed = 0) AS bounces`;
 
-const COLUMNS = `workspace_id, video_id, grain, period, generation, sealed_at, plays, viewers, completions, watch_s, bounces, buckets,
+const COLUMNS = `workspace_id, video_id, grain, period, generation, sealed_at, plays, viewer_bitmap, completions, watch_s, bounces, buckets,
   buyers, buyer_buckets, buyer_sales_from, buyer_sales_to, buyer_masks, seal_format`;
 
-/** The format of the rows this release seals: 2 has the blocks of hours and days (0019_rollup_blocks.sql refuses older rows). */
-const SEAL_FORMAT = 2;
+/** The format of the rows this release seals: 3 has the viewers' bitmaps (0020_viewer_bitmaps.sql refuses older rows). */
+const SEAL_FORMAT = 3;
 
 /** The hour rows of the played sessions in `where`, with those of them that have sales (the buyers of a window holding a sale). */
 function sealHoursSql(where: string): string {
   const bought = "notEmpty(sales)";
   // The buckets are counted from each mask's set bits (queries.ts setBitCounts), made dense once per hour.
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, plays, viewers, completions, watch_s, bounces, ${storedBucketCounts("watched")},
+SELECT workspace_id, video_id, 'hour', hour, {generation:UInt64}, ${RUN_STARTED}, plays, viewer_bitmap, completions, watch_s, bounces, ${storedBucketCounts("watched")},
   buyers, if(buyers > 0, ${storedBucketCounts("buyers_watched")}, []), buyer_sales_from, buyer_sales_to, buyer_masks, ${SEAL_FORMAT}
 FROM (
   SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${SUMMARY_FACTS}, sumMap(${setBitCounts("mask100")}) AS watched,
@@ -83,11 +82,12 @@ FROM (
     minIf(arrayMin(sales), ${bought}) AS buyer_sales_from, maxIf(arrayMax(sales), ${bought}) AS buyer_sales_to, groupArrayIf((mask100, sales), ${bought}) AS buyer_masks
   FROM (
     SELECT s.*, b.times AS sales
-    FROM (
-      SELECT workspace_id, video_id, started, session_hash, device_hash, completed, watched_s, mask100
+    FROM (${withOrdinals(
+      `SELECT workspace_id, video_id, started, session_hash, ${VIEWER_HASH} AS viewer_hash, completed, watched_s, mask100
       FROM analytics_sessions FINAL
-      WHERE ${where} AND bitTest(flags, 1)
-    ) AS s
+      WHERE ${where} AND bitTest(flags, 1)`,
+      `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${where}`,
+    )}) AS s
     LEFT JOIN (${salesOfSessions(`SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`)}) AS b
       ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
   )
@@ -98,7 +98,7 @@ FROM (
 /** The blocks of rows merged from `rows` (periods.ts familyRows). */
 function sealBlocksSql(rows: string): string {
   return `INSERT INTO analytics_rollups (${COLUMNS})
-SELECT workspace_id, video_id, level, block, {generation:UInt64}, ${RUN_STARTED}, sum(plays), uniqCombined64MergeState(17)(viewers),
+SELECT workspace_id, video_id, level, block, {generation:UInt64}, ${RUN_STARTED}, sum(plays), groupBitmapMergeState(viewer_bitmap),
   sum(completions), sum(watch_s), sum(bounces), sumForEach(buckets),
   sum(buyers), sumForEachIf(buyer_buckets, buyers > 0), minIf(buyer_sales_from, buyers > 0), maxIf(buyer_sales_to, buyers > 0), groupArrayArray(buyer_masks), ${SEAL_FORMAT}
 FROM (${rows})
@@ -142,12 +142,15 @@ export async function sealRollups(deps: Deps): Promise<number> {
     keys: keys.map((d) => `${d.workspace_id}:${d.video_id}:${d.at}`),
   });
   const span = { ...base, from: at(from), to: at(cutoff) };
+  const dirtyWhere = (c: string) => `${bounds(c, 3600)} AND ${keyOf(`toStartOfHour(toDateTime(${c}))`)}`;
+  const spanWhere = (c: string) => `${c} >= toDateTime({from:String}, 'UTC') AND ${c} < toDateTime({to:String}, 'UTC')`;
+  // The viewers of these hours get their numbers first, so their bitmaps hold numbers only.
+  if (dirty.length) await numberViewers(deps, dirtyWhere("started"), dirtyParams(dirty));
+  if (cutoff > from) await numberViewers(deps, spanWhere("started"), span);
   for (const seal of HOUR_SEALS) {
     const c = seal.column;
-    if (dirty.length)
-      await deps.ch.command({ query: seal.sql(`${bounds(c, 3600)} AND ${keyOf(`toStartOfHour(toDateTime(${c}))`)}`), query_params: dirtyParams(dirty) });
-    if (cutoff > from)
-      await deps.ch.command({ query: seal.sql(`${c} >= toDateTime({from:String}, 'UTC') AND ${c} < toDateTime({to:String}, 'UTC')`), query_params: span });
+    if (dirty.length) await deps.ch.command({ query: seal.sql(dirtyWhere(c)), query_params: dirtyParams(dirty) });
+    if (cutoff > from) await deps.ch.command({ query: seal.sql(spanWhere(c)), query_params: span });
   }
   // Then the blocks, days from the hours and longer blocks from the days: those these hours complete, then those
   // holding an hour sealed again that were complete before (after their hours, so each takes their new rows).
@@ -411,12 +414,17 @@ export interface SealedRetentionRow {
 function sealedSummarySql(params: Record<string, unknown>): Sql {
   return {
     query: `
-SELECT video_id, sum(plays) AS plays, least(uniqCombined64Merge(17)(viewers), plays) AS unique_plays, sum(completions) AS completion_count,
+SELECT video_id, sum(plays) AS plays, least(groupBitmapMerge(viewer_bitmap), plays) AS unique_plays, sum(completions) AS completion_count,
   sum(watch_s) AS watch_total_s, sum(bounces) AS bounce_count
 FROM (
-  SELECT video_id, plays, viewers, completions, watch_s, bounces FROM analytics_rollups WHERE ${SEALED}
+  SELECT video_id, plays, viewer_bitmap, completions, watch_s, bounces FROM analytics_rollups WHERE ${SEALED}
   UNION ALL
-  SELECT video_id, ${SUMMARY_FACTS} FROM analytics_sessions FINAL WHERE ${unsealed(SESSION_WHERE)} GROUP BY video_id
+  SELECT video_id, ${SUMMARY_FACTS}
+  FROM (${withOrdinals(
+    `SELECT workspace_id, video_id, ${VIEWER_HASH} AS viewer_hash, completed, watched_s FROM analytics_sessions FINAL WHERE ${unsealed(SESSION_WHERE)}`,
+    `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${unsealed(SESSION_WHERE)}`,
+  )})
+  GROUP BY video_id
 )
 GROUP BY video_id`,
     query_params: { ...params, bounce_s: BOUNCE_MAX_WATCH_S },

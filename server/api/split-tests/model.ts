@@ -128,7 +128,7 @@ export const ReportVariation = t.Object({
   play_rate: Rate,
   unique_viewers: t.Integer(),
   unique_viewers_exact: t.Boolean({
-    description: 'False when unique_viewers is estimated: past 4,000 distinct viewers in sealed hours, within 1 % (README "How fresh, how exact").',
+    description: 'Always true: distinct viewers are counted exactly (README "How fresh, how exact"); kept for clients that read it.',
   }),
   conversions: t.Integer({ description: "Verified, non-test sales traced to a session of this variation that played." }),
   conversion_rate: Rate,
