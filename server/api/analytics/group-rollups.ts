@@ -14,19 +14,7 @@
  * else from t-digests.
  */
 import { STARTUP_QUANTILES } from "./definitions.ts";
-import {
-  addSales,
-  DIMENSIONS,
-  type GroupBy,
-  type MaskPlan,
-  METRICS,
-  type MetricsRow,
-  salesSql,
-  sessionColumns,
-  sessionsSql,
-  SHOWN,
-  VIEWER_HASH,
-} from "./metrics.ts";
+import { addSales, DIMENSIONS, type GroupBy, type MaskPlan, METRICS, type MetricsRow, salesSql, sessionColumns, sessionsSql, SHOWN } from "./metrics.ts";
 import {
   DAY_PERIODS,
   HOUR_PERIODS,
@@ -150,7 +138,7 @@ FROM (
       `SELECT workspace_id, video_id, toStartOfHour(started) AS hour, ${Object.keys(DIMENSIONS).join(", ")}, split_test, ${sessionColumns("mask100")}
       FROM analytics_sessions FINAL
       WHERE ${where} AND ${SHOWN}`,
-      `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${where}`,
+      where,
     )}) AS s
     LEFT JOIN (${salesOfSessions(keys)}) AS b ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
   ) AS sb
@@ -236,7 +224,6 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   const rows = daily ? sealedRows(s.tz !== "UTC" ? HOUR_PERIODS : DAY_PERIODS) : SEALED;
   const tested = group.kind === "split_test";
   const unsealedSessions = sessionsSql(group, masks, ` AND ${outsideSealed("started")}`, ` AND created_at >= ${UNSEALED_SALES_FROM}`);
-  const unsealedViewers = `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${SESSION_WHERE} AND ${outsideSealed("started")}`;
   // By video, the 'sales' rows ride along (their facts are zeros): each video's own sales in sealed periods, in a group of their own.
   const sealedGroup = daily
     ? "concat(value, '|', toString(toDate(period, {tz:String})))"
@@ -253,7 +240,7 @@ export function groupRollupSql(s: Scope, group: GroupBy, masks: MaskPlan, sealed
   SELECT ${g} AS g, ${FACTS.map((f) => `${f.agg} AS ${f.name}`).join(", ")},
     CAST(map(), 'Map(String, UInt64)'), CAST(map(), 'Map(String, Float64)'), CAST(map(), 'Map(String, UInt64)'), groupArrayIf((video, session_hash, play), bought),
     toUInt64(0), false
-  FROM (${withOrdinals(unsealedSessions, unsealedViewers)})
+  FROM (${withOrdinals(unsealedSessions, `${SESSION_WHERE} AND ${outsideSealed("started")}`)})
   GROUP BY g`;
   // `merge(fn, column)`: an aggregate of the rows; per variation and day (`daily`), only the series' counts
   // (SERIES_FACTS) take every row, the rest merge into the variation's row alone (`total`).

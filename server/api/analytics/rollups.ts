@@ -86,7 +86,7 @@ FROM (
       `SELECT workspace_id, video_id, started, session_hash, ${VIEWER_HASH} AS viewer_hash, completed, watched_s, mask100
       FROM analytics_sessions FINAL
       WHERE ${where} AND bitTest(flags, 1)`,
-      `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${where}`,
+      where,
     )}) AS s
     LEFT JOIN (${salesOfSessions(`SELECT workspace_id, video_id, session_hash FROM analytics_sessions WHERE ${where}`)}) AS b
       ON s.video_id = b.video_id AND s.session_hash = b.sale_hash
@@ -422,7 +422,7 @@ FROM (
   SELECT video_id, ${SUMMARY_FACTS}
   FROM (${withOrdinals(
     `SELECT workspace_id, video_id, ${VIEWER_HASH} AS viewer_hash, completed, watched_s FROM analytics_sessions FINAL WHERE ${unsealed(SESSION_WHERE)}`,
-    `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${unsealed(SESSION_WHERE)}`,
+    unsealed(SESSION_WHERE),
   )})
   GROUP BY video_id
 )

@@ -18,10 +18,11 @@ export const BITMAP_KEY = "if(ordinal > 0, toUInt64(ordinal), bitOr(viewer_hash,
 
 /**
  * `sessions` (a subquery with workspace_id and viewer_hash) with `ordinal`, the number of
- * each row's viewer (0: none yet). `keys`: a subquery of the (workspace_id, viewer hash)
- * pairs of those sessions, narrower than `sessions`, so the lookup reads only their numbers.
+ * each row's viewer (0: none yet). `where`: a condition on analytics_sessions holding at least
+ * the rows of `sessions`, so the lookup reads only the numbers of their viewers.
  */
-export function withOrdinals(sessions: string, keys: string): string {
+export function withOrdinals(sessions: string, where: string): string {
+  const keys = `SELECT workspace_id, ${VIEWER_HASH} FROM analytics_sessions WHERE ${where}`;
   return `SELECT s.*, o.ordinal FROM (${sessions}) AS s
   LEFT JOIN (SELECT workspace_id, viewer_hash, ordinal FROM viewer_ordinals WHERE (workspace_id, viewer_hash) IN (${keys})) AS o
     ON o.workspace_id = s.workspace_id AND o.viewer_hash = s.viewer_hash`;
