@@ -55,7 +55,7 @@ const VIEWER_TARGET_P95_MS = 50;
 const WORKSPACE = 1;
 const FROM = "2026-10-23";
 const TO = "2026-11-21";
-/** Late on the last day: the hours up to two hours ago are sealed, the rest read from sessions. */
+/** Late on the last day: the hours up to an hour ago are sealed, the rest read from sessions. */
 const NOW_MS = Date.parse(`${TO}T23:59:00Z`);
 /** What the seal at NOW_MS covers (rollups.ts), for the engine-side runs of the same SQL. */
 const SEALED_UNTIL = Math.floor((NOW_MS - SEAL_LAG_MS) / 3_600_000) * 3_600_000;

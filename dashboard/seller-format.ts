@@ -38,4 +38,4 @@ export const seconds = (s: number | null) => (s === null ? "—" : `${Math.round
 
 /** Under the analytics: how fresh the figures are and which are estimates. */
 export const FRESHNESS =
-  "Figures include the last event stored. Every figure is exact except the startup times of large groups (within 1 %); hours older than two are read from sealed rollups, sealed again within a minute when late events arrive.";
+  "Figures include the last event stored. Every figure is exact except the startup times of large groups (within 1 %); hours over by more than an hour are read from sealed rollups, sealed again within a minute when late events arrive.";

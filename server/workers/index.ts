@@ -28,7 +28,7 @@ export function startWorkers(deps: Deps): () => Promise<void> {
       split_tests: evaluateSplitTests,
       // Dashboard sessions past their 7 days, invites past theirs, sign-in back-off rows quiet for a day.
       accounts: sweepAccounts,
-      // Hours over by two hours become rollups; hours that got rows since are sealed again (README "How fresh, how exact").
+      // Hours over by an hour become rollups; hours that got rows since are sealed again (README "How fresh, how exact").
       analytics_rollups: sealRollups,
     }),
     startWebhookDeliverer(deps),

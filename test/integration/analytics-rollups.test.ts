@@ -562,7 +562,7 @@ FROM analytics_group_rollups WHERE workspace_id BETWEEN {a:UInt64} AND {b:UInt64
           .filter(keep)
           .map((i) => device(i) || `session ${i}`),
       ).size;
-    let now = day + 8 * 3_600_000;
+    let now = day + 6 * 3_600_000 + SEAL_LAG_MS;
     const config = { databaseUrl: engines.server ? engines.databaseUrl : undefined };
     const deps = { ch, sql: engines.sql, clock: { now: () => now }, config } as unknown as Deps;
     // Two seals at once (two workers): the viewers are numbered once each, 1 to n without a gap.
